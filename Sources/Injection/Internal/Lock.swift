@@ -1,0 +1,38 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`.
+///
+/// `pthread_mutex_t` must not move once initialized, so it lives in its own allocation rather
+/// than in a Swift stored property. POSIX mutexes exist on every platform the package declares
+/// (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux), so no availability check is needed.
+/// The lock is used only on paths where something is set globally, never on a plain read.
+final class Lock: @unchecked Sendable {
+  // Safe: the mutex is only touched through pthread calls, which synchronize themselves.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    let status = pthread_mutex_init(mutex, nil)
+    precondition(status == 0, "Injection: pthread_mutex_init failed (\(status))")
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` while holding the lock. `body` must never call user code.
+  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}

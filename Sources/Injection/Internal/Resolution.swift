@@ -1,0 +1,111 @@
+/// The paths a read or write takes once it is past the inlined fast path.
+extension InjectedValues {
+  /// Resolves `Key` when these values hold no override for it: the global fallback, else the
+  /// default. Inlined into callers so that it is specialized for `Key`.
+  @inlinable
+  static func _fallback<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
+    if let box = GlobalValues.shared.box(for: KeyTable<any OverrideBox>.key(Key.self)) {
+      return _unbox(box, as: Key.self)
+    }
+    return _makeDefault(Key.self)
+  }
+
+  /// Reads `Key.currentValue`; in debug builds, it first checks for a cycle among defaults.
+  @inlinable
+  static func _makeDefault<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
+    #if DEBUG
+      return DefaultChain.resolving(Key.self) { Key.currentValue }
+    #else
+      return Key.currentValue
+    #endif
+  }
+
+  /// Resolves `Key`, which has no override here, when these values have a role.
+  @usableFromInline
+  func _resolveWithRole<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
+    switch role!.kind {
+    case .updateProxy:
+      return Self._activeContext(for: "read \(Key.self) from").get(Key.self)
+    case .probe:
+      return Self._activeContext(for: "read \(Key.self) from").get(Key.self)
+    case .globalWriter:
+      return Self._fallback(Key.self)
+    case .observed:
+      return _resolve(Key.self, reportingFallbacks: true)
+    }
+  }
+
+  /// Resolves `Key` from these values: override, else global, else default.
+  ///
+  /// - Parameter reportingFallbacks: Whether to tell an observing role about a fallback.
+  func _resolve<Key: InjectionKey>(_ key: Key.Type, reportingFallbacks: Bool) -> Key.Value {
+    if let box = overrides.find(KeyTable<any OverrideBox>.key(Key.self)) {
+      return Self._unbox(box, as: Key.self)
+    }
+    if let box = GlobalValues.shared.box(for: KeyTable<any OverrideBox>.key(Key.self)) {
+      if reportingFallbacks { role?.observer?.keyFellBack(Key.self, isGlobal: true) }
+      return Self._unbox(box, as: Key.self)
+    }
+    if reportingFallbacks { role?.observer?.keyFellBack(Key.self, isGlobal: false) }
+    return Self._makeDefault(Key.self)
+  }
+
+  /// Overrides `Key` in these values.
+  @usableFromInline
+  mutating func _store<Key: InjectionKey>(
+    _ value: Key.Value,
+    for key: Key.Type,
+    site: OverrideSite
+  ) {
+    let box = Box<Key>(value, site: site, depth: depth)
+    overrides.insert(box, for: KeyTable<any OverrideBox>.key(Key.self))
+  }
+
+  /// Writes `Key` through a value whose role routes writes elsewhere.
+  @usableFromInline
+  func _write<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    switch role!.kind {
+    case .updateProxy, .probe:
+      Self._activeContext(for: "write \(Key.self) to").set(Key.self, value)
+    case .globalWriter:
+      Self._setGlobal(value, for: Key.self)
+    case .observed:
+      preconditionFailure("Injection: observed values store their own writes")
+    }
+  }
+
+  /// Sets the global fallback of `Key`.
+  @usableFromInline
+  static func _setGlobal<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    let box = Box<Key>(value, site: .global, depth: 0)
+    GlobalValues.shared.setBox(box, for: KeyTable<any OverrideBox>.key(Key.self))
+  }
+
+  /// Sets the global fallback of the key behind `keyPath`.
+  ///
+  /// The accessor's setter runs on a value whose writes go global. Seed-style setters write
+  /// `Self[Key.self]` instead, so no update closure's context may be visible while they run.
+  @usableFromInline
+  static func _setGlobal<Value>(
+    _ value: Value,
+    through keyPath: WritableKeyPath<InjectedValues, Value>
+  ) {
+    var writer = _storage.get()
+    writer.role = .globalWriter
+    ThreadContext.run(with: nil) {
+      writer[keyPath: keyPath] = value
+    }
+  }
+
+  /// The context of the update closure (or probe) that `$0` belongs to.
+  static func _activeContext(for action: String) -> ThreadContext {
+    guard let context = ThreadContext.active else {
+      fatalError(
+        "Injection: tried to \(action) the InjectedValues passed to an update closure "
+          + "after that closure returned, or on another thread. Use the closure's argument only "
+          + "inside the closure; to keep values, take InjectedValues.current inside the scope."
+      )
+    }
+    return context
+  }
+}

@@ -1,0 +1,2 @@
+import Injection
+print("demo")

@@ -1,0 +1,242 @@
+import Testing
+
+@testable import Injection
+
+private struct GlobalOrderKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct SeedGlobalKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct KeyPathGlobalKey: InjectionKey {
+  static let currentValue = 1
+}
+
+private struct StoreKey: InjectionKey {
+  static let currentValue = CounterBox()
+}
+
+private final class CounterBox: @unchecked Sendable {
+  // Safe: `count` is only touched under `lock`.
+  private let lock = Lock()
+  private var stored = 0
+  var count: Int {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+extension InjectedValues {
+  fileprivate var globalOrder: String {
+    get { self[GlobalOrderKey.self] }
+    set { self[GlobalOrderKey.self] = newValue }
+  }
+
+  fileprivate var seedGlobal: String {
+    get { Self[SeedGlobalKey.self] }
+    set { Self[SeedGlobalKey.self] = newValue }
+  }
+
+  fileprivate var keyPathGlobal: Int {
+    get { self[KeyPathGlobalKey.self] }
+    set { self[KeyPathGlobalKey.self] = newValue }
+  }
+
+  fileprivate var store: CounterBox {
+    get { self[StoreKey.self] }
+    set { self[StoreKey.self] = newValue }
+  }
+}
+
+@Suite("InjectedValues")
+struct InjectedValuesTests {
+  // MARK: - Rule 1: resolution order
+
+  @Test("A read with no override and no global value sees the key's default")
+  func readsDefault() {
+    #expect(InjectedValues[\.name] == "default")
+    #expect(InjectedValues[NameKey.self] == "default")
+    #expect(InjectedValues.current[NameKey.self] == "default")
+    #expect(InjectedValues[\.greeting].greet("Ada") == "Hello, Ada")
+  }
+
+  @Test("Resolution order is innermost scope, then global, then default")
+  func resolutionOrder() {
+    defer { removeGlobal(GlobalOrderKey.self) }
+    #expect(InjectedValues[\.globalOrder] == "default")
+
+    InjectedValues[\.globalOrder] = "global"
+    #expect(InjectedValues[\.globalOrder] == "global")
+
+    withInjectedValues { $0.globalOrder = "outer" } operation: {
+      #expect(InjectedValues[\.globalOrder] == "outer")
+      withInjectedValues { $0.globalOrder = "inner" } operation: {
+        #expect(InjectedValues[\.globalOrder] == "inner")
+      }
+      #expect(InjectedValues[\.globalOrder] == "outer")
+    }
+    #expect(InjectedValues[\.globalOrder] == "global")
+  }
+
+  @Test("Self[Key.self] = v outside an update closure sets the global fallback")
+  func seedStyleSetOutsideScopeIsGlobal() async {
+    defer { removeGlobal(SeedGlobalKey.self) }
+    InjectedValues[SeedGlobalKey.self] = "global via Self"
+    #expect(InjectedValues[\.seedGlobal] == "global via Self")
+    let seenElsewhere = await Task.detached { InjectedValues[\.seedGlobal] }.value
+    #expect(seenElsewhere == "global via Self")
+  }
+
+  @Test("InjectedValues[\\.x] = v sets the global even inside a scope that overrides x")
+  func keyPathSetIsGlobalInsideScope() async {
+    defer { removeGlobal(KeyPathGlobalKey.self) }
+    withInjectedValues { $0.keyPathGlobal = 10 } operation: {
+      InjectedValues[\.keyPathGlobal] = 20
+      #expect(InjectedValues[\.keyPathGlobal] == 10, "the scope's override still wins here")
+    }
+    #expect(InjectedValues[\.keyPathGlobal] == 20)
+  }
+
+  // MARK: - Rule 6: seed-style accessors scope like instance ones
+
+  @Test("A seed-style accessor set in an update closure overrides only that scope")
+  func seedStyleAccessorIsScoped() {
+    withInjectedValues { $0.seedCount = 7 } operation: {
+      #expect(InjectedValues[\.seedCount] == 7)
+      #expect(InjectedValues[SeedCountKey.self] == 7)
+      #expect(InjectedValues.current[SeedCountKey.self] == 7)
+    }
+    #expect(InjectedValues[\.seedCount] == 100)
+  }
+
+  @Test("Seed-style and instance-style accessors build the same values", arguments: [1, 5])
+  func seedStyleMatchesInstanceStyle(increments: Int) {
+    withInjectedValues {
+      for _ in 0..<increments {
+        $0.seedCount += 1
+        $0.count += 1
+      }
+    } operation: {
+      #expect(InjectedValues[\.seedCount] == 100 + increments)
+      #expect(InjectedValues[\.count] == increments)
+    }
+  }
+
+  @Test("Many concurrent scopes set through a seed-style accessor never touch the global")
+  func seedStyleConcurrentScopes() async {
+    let crossTalk = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<1_000 {
+        group.addTask {
+          withInjectedValues { $0.seedCount = index } operation: {
+            InjectedValues[\.seedCount] == index ? 0 : 1
+          }
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(crossTalk == 0)
+    #expect(InjectedValues[\.seedCount] == 100)
+    #expect(GlobalValues.shared.box(for: KeyTable<any OverrideBox>.key(SeedCountKey.self)) == nil)
+  }
+
+  // MARK: - Shapes of values and accessors
+
+  @Test("An override of nil is an override, distinct from a non-nil default")
+  func nilOverride() {
+    #expect(InjectedValues[\.token] == "default-token")
+    withInjectedValues { $0.token = nil } operation: {
+      #expect(InjectedValues[\.token] == nil)
+    }
+  }
+
+  @Test("A get-only accessor is a read-only view of the values it reads")
+  func readOnlyView() {
+    #expect(InjectedValues[\.shoutedName] == "DEFAULT")
+    withInjectedValues { $0.name = "ada" } operation: {
+      #expect(InjectedValues[\.shoutedName] == "ADA")
+    }
+  }
+
+  @Test("A member of a class dependency can be changed through the subscript")
+  func mutateThroughSubscript() {
+    let store = CounterBox()
+    withInjectedValues { $0.store = store } operation: {
+      InjectedValues[\.store].count = 3
+    }
+    #expect(store.count == 3)
+    #expect(StoreKey.currentValue.count == 0, "the write reached the scoped instance only")
+  }
+
+  // MARK: - Snapshots
+
+  @Test("current is a snapshot that keeps its overrides after the scope ends")
+  func snapshotKeepsOverrides() {
+    let snapshot = withInjectedValues { $0.name = "snap" } operation: { InjectedValues.current }
+    #expect(snapshot[NameKey.self] == "snap")
+    #expect(snapshot.name == "snap")
+    #expect(InjectedValues[\.name] == "default")
+  }
+
+  @Test("A snapshot changed outside a scope changes only that copy")
+  func snapshotCopiesAreValues() {
+    let original = InjectedValues.current
+    var copy = original
+    copy.name = "copy"
+    #expect(copy.name == "copy")
+    #expect(original.name == "default")
+    #expect(InjectedValues[\.name] == "default")
+    withInjectedValues(copy) {
+      #expect(InjectedValues[\.name] == "copy")
+    }
+  }
+
+  @Test("Inside an update closure, current is the enclosing scope and $0 the values being built")
+  func currentInsideUpdateClosure() {
+    withInjectedValues { $0.count = 1 } operation: {
+      withInjectedValues {
+        $0.count = 2
+        #expect($0.count == 2)
+        #expect(InjectedValues.current.count == 1)
+        #expect(InjectedValues[\.count] == 1)
+      } operation: {
+        #expect(InjectedValues[\.count] == 2)
+      }
+    }
+  }
+
+  @Test("Assigning $0 a snapshot replaces the values being built")
+  func assigningWholeSnapshot() {
+    let snapshot = withInjectedValues { $0.name = "from snapshot" } operation: {
+      InjectedValues.current
+    }
+    withInjectedValues { $0.count = 5 } operation: {
+      withInjectedValues { $0 = snapshot } operation: {
+        #expect(InjectedValues[\.name] == "from snapshot")
+        #expect(InjectedValues[\.count] == 0)
+      }
+    }
+  }
+
+  @Test("Many overrides and deep nesting resolve every key")
+  func manyOverrides() {
+    withInjectedValues {
+      $0.count = 1
+      $0.name = "a"
+      $0.seedCount = 2
+      $0.token = "t"
+      $0.greeting = MockGreeting(word: "Hi")
+    } operation: {
+      withInjectedValues { $0.count = 3 } operation: {
+        withInjectedValues { $0.name = "b" } operation: {
+          #expect(InjectedValues[\.count] == 3)
+          #expect(InjectedValues[\.name] == "b")
+          #expect(InjectedValues[\.seedCount] == 2)
+          #expect(InjectedValues[\.token] == "t")
+          #expect(InjectedValues[\.greeting].greet("Ada") == "Hi, Ada")
+        }
+      }
+    }
+  }
+}
