@@ -1,0 +1,300 @@
+import Dispatch
+import Testing
+
+@testable import Injection
+
+private struct OpenScopeGlobalKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+extension InjectedValues {
+  fileprivate var openScopeGlobal: String {
+    get { self[OpenScopeGlobalKey.self] }
+    set { self[OpenScopeGlobalKey.self] = newValue }
+  }
+}
+
+private struct UpdateFailed: Error, Equatable {}
+private struct OperationFailed: Error, Equatable {}
+
+/// An actor that uses its own state inside an async scope.
+private actor Tally {
+  private(set) var total = 0
+
+  func addInjectedCount() async {
+    await withInjectedValues { $0.count = 5 } operation: {
+      total += InjectedValues[\.count]  // actor-isolated state, no `await` needed
+      await Task.yield()
+      total += InjectedValues[\.count]
+    }
+  }
+}
+
+@MainActor
+private final class GreetingModel {
+  @Injected(\.greeting) var greeting
+  var text = ""
+
+  func load() { text = greeting.greet("model") }
+}
+
+@Suite("withInjectedValues")
+struct WithInjectedValuesTests {
+  // MARK: - Rule 2: scopes layer per key
+
+  @Test("An inner scope that overrides one key still sees the outer scope's other keys")
+  func scopesLayerPerKey() {
+    withInjectedValues {
+      $0.count = 1
+      $0.name = "outer"
+    } operation: {
+      withInjectedValues { $0.count = 2 } operation: {
+        #expect(InjectedValues[\.count] == 2)
+        #expect(InjectedValues[\.name] == "outer")
+      }
+      #expect(InjectedValues[\.count] == 1)
+    }
+  }
+
+  @Test("The update closure starts from the values visible at that point")
+  func updateStartsFromVisibleValues() {
+    withInjectedValues { $0.count += 1 } operation: {
+      #expect(InjectedValues[\.count] == 1)
+      withInjectedValues { $0.count += 1 } operation: {
+        withInjectedValues { $0.count *= 10 } operation: {
+          #expect(InjectedValues[\.count] == 20)
+        }
+      }
+    }
+  }
+
+  // MARK: - Rule 3: propagation
+
+  @Test("Child tasks in a task group inherit the scope")
+  func taskGroupInherits() async {
+    let seen = await withInjectedValues { $0.name = "group" } operation: {
+      await withTaskGroup(of: String.self) { group in
+        for _ in 0..<8 { group.addTask { InjectedValues[\.name] } }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+    }
+    #expect(seen == Array(repeating: "group", count: 8))
+  }
+
+  @Test("async let inherits the scope")
+  func asyncLetInherits() async {
+    let seen = await withInjectedValues { $0.name = "async let" } operation: {
+      async let child = InjectedValues[\.name]
+      return await child
+    }
+    #expect(seen == "async let")
+  }
+
+  @Test("Task {} inherits the scope, even when it outlives it")
+  func unstructuredTaskInherits() async {
+    let task = withInjectedValues { $0.name = "task" } operation: {
+      Task {
+        await Task.yield()
+        return InjectedValues[\.name]
+      }
+    }
+    #expect(await task.value == "task")
+  }
+
+  @Test("Task.detached does not inherit the scope")
+  func detachedDoesNotInherit() async {
+    let seen = await withInjectedValues { $0.name = "scoped" } operation: {
+      await Task.detached { InjectedValues[\.name] }.value
+    }
+    #expect(seen == "default")
+  }
+
+  @Test("A GCD block does not inherit the scope; it re-enters a snapshot to see it")
+  func dispatchDoesNotInherit() async {
+    let (plain, reentered) = await withInjectedValues { $0.name = "scoped" } operation: {
+      let snapshot = InjectedValues.current
+      return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          let plain = InjectedValues[\.name]
+          let reentered = withInjectedValues(snapshot) { InjectedValues[\.name] }
+          continuation.resume(returning: (plain, reentered))
+        }
+      }
+    }
+    #expect(plain == "default")
+    #expect(reentered == "scoped")
+  }
+
+  @Test("A detached task re-enters a snapshot, sync and async")
+  func detachedReentersSnapshot() async {
+    let snapshot = withInjectedValues { $0.count = 42 } operation: { InjectedValues.current }
+    let seen = await Task.detached {
+      let sync = withInjectedValues(snapshot) { InjectedValues[\.count] }
+      let async = await withInjectedValues(snapshot) {
+        await Task.yield()
+        return InjectedValues[\.count]
+      }
+      return [sync, async]
+    }.value
+    #expect(seen == [42, 42])
+  }
+
+  // MARK: - Rule 4: global changes
+
+  @Test("A global change is visible at once inside scopes that are already open")
+  func globalChangeVisibleInOpenScope() async {
+    defer { removeGlobal(OpenScopeGlobalKey.self) }
+    let (changed, proceed) = (AsyncGate(), AsyncGate())
+    async let observed: String = withInjectedValues { $0.count = 1 } operation: {
+      await changed.wait()
+      let value = InjectedValues[\.openScopeGlobal]
+      await proceed.open()
+      return value
+    }
+    InjectedValues[\.openScopeGlobal] = "changed while open"
+    await changed.open()
+    await proceed.wait()
+    #expect(await observed == "changed while open")
+  }
+
+  // MARK: - Rule 7: ending a scope
+
+  @Test("An error thrown by the update closure propagates and no scope is entered")
+  func updateErrorPropagates() {
+    var ranOperation = false
+    #expect(throws: UpdateFailed.self) {
+      try withInjectedValues { _ throws(UpdateFailed) in
+        throw UpdateFailed()
+      } operation: { () throws(UpdateFailed) in
+        ranOperation = true
+      }
+    }
+    #expect(!ranOperation)
+    #expect(InjectedValues[\.count] == 0)
+  }
+
+  @Test("An error thrown by the operation propagates with its type, and the scope ends")
+  func operationErrorPropagates() async {
+    do {
+      // Typed throws: both closures name the error type.
+      try withInjectedValues { (values: inout InjectedValues) throws(OperationFailed) in
+        values.count = 9
+      } operation: { () throws(OperationFailed) in
+        throw OperationFailed()
+      }
+      Issue.record("the operation's error was swallowed")
+    } catch {
+      #expect(error == OperationFailed())  // `error` is typed `OperationFailed`
+    }
+    await #expect(throws: OperationFailed.self) {
+      try await withInjectedValues { $0.count = 9 } operation: {
+        await Task.yield()
+        throw OperationFailed()
+      }
+    }
+    #expect(InjectedValues[\.count] == 0)
+  }
+
+  @Test("Cancellation passes through a scope")
+  func cancellationPassesThrough() async {
+    let task = Task {
+      try await withInjectedValues { $0.count = 1 } operation: {
+        try await Task.sleep(nanoseconds: 60_000_000_000)
+        return InjectedValues[\.count]
+      }
+    }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+
+    let seenCancelled = await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return withInjectedValues { $0.count = 1 } operation: { Task.isCancelled }
+    }.value
+    #expect(seenCancelled)
+  }
+
+  @Test("An override is released when the last scope holding it ends")
+  func overrideReleasedAfterScope() {
+    weak var weakService: Service?
+    var snapshot: InjectedValues?
+    do {
+      let service = Service(id: 1)
+      weakService = service
+      withInjectedValues { $0.service = service } operation: {
+        #expect(InjectedValues[\.service].id == 1)
+        snapshot = InjectedValues.current
+      }
+    }
+    #expect(weakService != nil, "the snapshot still holds the override")
+    #expect(snapshot?.service.id == 1)
+    snapshot = nil
+    #expect(weakService == nil)
+  }
+
+  // MARK: - Hosts
+
+  @Test("An actor can use its own state inside an async operation")
+  func actorUsesOwnStateInOperation() async {
+    let tally = Tally()
+    await tally.addInjectedCount()
+    #expect(await tally.total == 10)
+  }
+
+  @Test("A @MainActor model reads @Injected inside a scope")
+  @MainActor
+  func mainActorModel() async {
+    let model = GreetingModel()
+    withInjectedValues { $0.greeting = MockGreeting(word: "Hey") } operation: {
+      model.load()
+    }
+    #expect(model.text == "Hey, model")
+    model.load()
+    #expect(model.text == "Hello, model")
+  }
+
+  @Test("A synchronous scope works inside async code")
+  func syncScopeInAsyncContext() async {
+    let value = withInjectedValues { $0.count = 3 } operation: { InjectedValues[\.count] }
+    #expect(value == 3)
+  }
+
+  // MARK: - Stress
+
+  @Test("10,000 concurrent scopes each see only their own override")
+  func tenThousandConcurrentScopes() async {
+    let crossTalk = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<10_000 {
+        group.addTask {
+          await withInjectedValues {
+            $0.count = index
+            $0.name = "task \(index)"
+          } operation: {
+            await Task.yield()
+            let count = InjectedValues[\.count]
+            let name = InjectedValues[\.name]
+            return count == index && name == "task \(index)" ? 0 : 1
+          }
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(crossTalk == 0)
+  }
+}
+
+/// A one-shot gate that tasks can wait on.
+actor AsyncGate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters = []
+  }
+
+  func wait() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+}
