@@ -33,8 +33,8 @@
 /// overrides only: global values and defaults are looked up when a key is read, so a global
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
-  /// The overrides, by key type. Each element is a `Box<Key.Value>`.
-  @usableFromInline var overrides: KeyTable<any OverrideBox>
+  /// The innermost override; it links to the others. See `OverrideNode` for the layout.
+  @usableFromInline var overrides: (any OverrideNode)?
   /// A special behaviour, consulted only when a key has no override, and on writes.
   @usableFromInline var role: ValuesRole?
   /// How many scopes deep these values are; recorded on each override for descriptions.
@@ -44,7 +44,7 @@ public struct InjectedValues: Sendable {
   // snapshot of some task's overrides.
   @inlinable
   init() {
-    overrides = KeyTable()
+    overrides = nil
     role = nil
     depth = 0
   }
@@ -74,15 +74,17 @@ public struct InjectedValues: Sendable {
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
-      if let box = overrides.find(KeyTable<any OverrideBox>.key(Key.self)) {
-        return Self._unbox(box, as: Key.self)
-      }
+      if let value = _override(of: Key.self) { return value }
       if role != nil { return _resolveWithRole(Key.self) }
       return Self._fallback(Key.self)
     }
     set {
       if let role, role.routesWrites {
-        _write(newValue, for: Key.self)
+        if role === ValuesRole.updateProxy, let context = UpdateContext.active {
+          context.pointee.set(newValue, for: Key.self)
+        } else {
+          _write(newValue, for: Key.self)
+        }
       } else {
         _store(newValue, for: Key.self, site: .snapshot)
       }
@@ -112,12 +114,12 @@ public struct InjectedValues: Sendable {
   @inlinable
   public static subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
-      if let context = ThreadContext.active { return context.get(Key.self) }
+      if let context = UpdateContext.active { return context.pointee.get(Key.self) }
       return _storage.get()[Key.self]
     }
     set {
-      if let context = ThreadContext.active {
-        context.set(Key.self, newValue)
+      if let context = UpdateContext.active {
+        context.pointee.set(newValue, for: Key.self)
       } else {
         _setGlobal(newValue, for: Key.self)
       }

@@ -102,7 +102,7 @@ public func withInjectedValues<Result, Failure: Error>(
   operation: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
   // An update closure's context must not leak into a scope entered from inside that closure.
-  try ThreadContext.run(with: nil) { () throws(Failure) -> Result in
+  try UpdateContext.run(with: nil) { () throws(Failure) -> Result in
     do {
       return try InjectedValues._storage.withValue(values, operation: operation)
     } catch {

@@ -23,6 +23,13 @@ struct KeyTable<Element> {
     count = 0
   }
 
+  /// Creates an empty table with room for `capacity` elements without rehashing.
+  init(capacity: Int) {
+    slots = nil
+    count = 0
+    if capacity > 0 { rehash(capacity: capacity * 2) }
+  }
+
   /// The table's key for `type`.
   @inlinable @inline(__always)
   static func key(_ type: Any.Type) -> UInt {
@@ -67,6 +74,18 @@ struct KeyTable<Element> {
     while slots![index].key != 0 { index = (index + 1) & mask }
     slots![index] = Slot(key: key, element: element)
     count += 1
+  }
+
+  /// Stores `element` for `key` unless an element is stored for it already.
+  mutating func insertIfAbsent(_ element: Element, for key: UInt) {
+    if slotIndex(of: key) == nil { insert(element, for: key) }
+  }
+
+  /// Calls `body` with every stored key and element, in no particular order.
+  func forEach(_ body: (UInt, Element) -> Void) {
+    for slot in slots ?? [] where slot.key != 0 {
+      body(slot.key, slot.element!)
+    }
   }
 
   /// Every stored element, in no particular order.

@@ -24,10 +24,8 @@ extension InjectedValues {
   @usableFromInline
   func _resolveWithRole<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     switch role!.kind {
-    case .updateProxy:
-      return Self._activeContext(for: "read \(Key.self) from").get(Key.self)
-    case .probe:
-      return Self._activeContext(for: "read \(Key.self) from").get(Key.self)
+    case .updateProxy, .probe:
+      return Self._activeContext(reading: Key.self).pointee.get(Key.self)
     case .globalWriter:
       return Self._fallback(Key.self)
     case .observed:
@@ -39,9 +37,7 @@ extension InjectedValues {
   ///
   /// - Parameter reportingFallbacks: Whether to tell an observing role about a fallback.
   func _resolve<Key: InjectionKey>(_ key: Key.Type, reportingFallbacks: Bool) -> Key.Value {
-    if let box = overrides.find(KeyTable<any OverrideBox>.key(Key.self)) {
-      return Self._unbox(box, as: Key.self)
-    }
+    if let value = _override(of: Key.self) { return value }
     if let box = GlobalValues.shared.box(for: KeyTable<any OverrideBox>.key(Key.self)) {
       if reportingFallbacks { role?.observer?.keyFellBack(Key.self, isGlobal: true) }
       return Self._unbox(box, as: Key.self)
@@ -51,14 +47,20 @@ extension InjectedValues {
   }
 
   /// Overrides `Key` in these values.
-  @usableFromInline
+  @inlinable
   mutating func _store<Key: InjectionKey>(
     _ value: Key.Value,
     for key: Key.Type,
     site: OverrideSite
   ) {
-    let box = Box<Key>(value, site: site, depth: depth)
-    overrides.insert(box, for: KeyTable<any OverrideBox>.key(Key.self))
+    overrides = Box<Key>(value, next: overrides, site: site, depth: depth)
+  }
+
+  /// Indexes the overrides if lookups would otherwise walk too many boxes.
+  mutating func _indexIfNeeded() {
+    if let head = overrides, head.unindexedDepth > OverrideIndex.maximumUnindexedDepth {
+      overrides = OverrideIndex(indexing: head)
+    }
   }
 
   /// Writes `Key` through a value whose role routes writes elsewhere.
@@ -66,7 +68,7 @@ extension InjectedValues {
   func _write<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
     switch role!.kind {
     case .updateProxy, .probe:
-      Self._activeContext(for: "write \(Key.self) to").set(Key.self, value)
+      Self._activeContext(reading: Key.self).pointee.set(value, for: Key.self)
     case .globalWriter:
       Self._setGlobal(value, for: Key.self)
     case .observed:
@@ -77,7 +79,7 @@ extension InjectedValues {
   /// Sets the global fallback of `Key`.
   @usableFromInline
   static func _setGlobal<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
-    let box = Box<Key>(value, site: .global, depth: 0)
+    let box = Box<Key>(value, next: nil, site: .global, depth: 0)
     GlobalValues.shared.setBox(box, for: KeyTable<any OverrideBox>.key(Key.self))
   }
 
@@ -92,16 +94,18 @@ extension InjectedValues {
   ) {
     var writer = _storage.get()
     writer.role = .globalWriter
-    ThreadContext.run(with: nil) {
+    UpdateContext.run(with: nil) {
       writer[keyPath: keyPath] = value
     }
   }
 
   /// The context of the update closure (or probe) that `$0` belongs to.
-  static func _activeContext(for action: String) -> ThreadContext {
-    guard let context = ThreadContext.active else {
+  static func _activeContext(
+    reading key: any InjectionKey.Type
+  ) -> UnsafeMutablePointer<UpdateContext> {
+    guard let context = UpdateContext.active else {
       fatalError(
-        "Injection: tried to \(action) the InjectedValues passed to an update closure "
+        "Injection: \(key) was used through the InjectedValues passed to an update closure "
           + "after that closure returned, or on another thread. Use the closure's argument only "
           + "inside the closure; to keep values, take InjectedValues.current inside the scope."
       )

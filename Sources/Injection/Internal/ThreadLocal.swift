@@ -13,8 +13,9 @@
 /// builds, the chain of defaults being created (for cycle detection). Task-locals would be
 /// wrong for both: they are inherited by child tasks, and binding one costs an allocation.
 /// POSIX thread-specific data exists on every platform the package declares.
+@usableFromInline
 struct ThreadLocal: Sendable {
-  private let key: pthread_key_t
+  @usableFromInline let key: pthread_key_t
 
   init() {
     var key = pthread_key_t()
@@ -23,6 +24,7 @@ struct ThreadLocal: Sendable {
     self.key = key
   }
 
+  @inlinable
   var value: UnsafeMutableRawPointer? {
     get { pthread_getspecific(key) }
     nonmutating set { pthread_setspecific(key, newValue) }

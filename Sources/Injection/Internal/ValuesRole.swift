@@ -19,7 +19,7 @@ final class ValuesRole: Sendable {
 
   init(_ kind: Kind) { self.kind = kind }
 
-  static let updateProxy = ValuesRole(.updateProxy)
+  @usableFromInline static let updateProxy = ValuesRole(.updateProxy)
   static let globalWriter = ValuesRole(.globalWriter)
   static let probe = ValuesRole(.probe)
 
