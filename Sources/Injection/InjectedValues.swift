@@ -121,7 +121,7 @@ public struct InjectedValues: Sendable {
       if let context = UpdateContext.active {
         context.pointee.set(newValue, for: Key.self)
       } else {
-        _setGlobal(newValue, for: Key.self)
+        _setFromStaticSubscript(newValue, for: Key.self)
       }
     }
   }

@@ -26,6 +26,8 @@ extension InjectedValues {
     switch role!.kind {
     case .updateProxy, .probe:
       return Self._activeContext(reading: Key.self).pointee.get(Key.self)
+    case .asyncUpdate(let buffer):
+      return buffer.get(Key.self)
     case .globalWriter:
       return Self._fallback(Key.self)
     case .observed:
@@ -69,10 +71,24 @@ extension InjectedValues {
     switch role!.kind {
     case .updateProxy, .probe:
       Self._activeContext(reading: Key.self).pointee.set(value, for: Key.self)
+    case .asyncUpdate(let buffer):
+      buffer.set(value, for: Key.self)
     case .globalWriter:
       Self._setGlobal(value, for: Key.self)
     case .observed:
       preconditionFailure("Injection: observed values store their own writes")
+    }
+  }
+
+  /// Handles `Self[Key.self] = value` outside a synchronous update closure: inside an
+  /// asynchronous one (whose `$0` is the task's values), it overrides the key there; elsewhere
+  /// it sets the global fallback.
+  @usableFromInline
+  static func _setFromStaticSubscript<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    if let buffer = _storage.get().role?.asyncUpdate {
+      buffer.set(value, for: Key.self)
+    } else {
+      _setGlobal(value, for: Key.self)
     }
   }
 
@@ -92,10 +108,16 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    var writer = _storage.get()
+    let current = _storage.get()
+    var writer = current
     writer.role = .globalWriter
     UpdateContext.run(with: nil) {
-      writer[keyPath: keyPath] = value
+      if current.role?.asyncUpdate != nil {
+        // Inside an asynchronous update closure, whose `$0` is bound as the task's values.
+        _storage.withValue(writer) { writer[keyPath: keyPath] = value }
+      } else {
+        writer[keyPath: keyPath] = value
+      }
     }
   }
 

@@ -11,6 +11,8 @@ final class ValuesRole: Sendable {
     case globalWriter
     /// The value a provenance query reads: reads are recorded by the thread's probe.
     case probe
+    /// The `$0` handed to an asynchronous update closure: reads and writes go to the buffer.
+    case asyncUpdate(AsyncUpdateBuffer)
     /// A scope watched by the testing module: reads that fall back are reported.
     case observed(any InjectionFallbackObserver)
   }
@@ -22,6 +24,12 @@ final class ValuesRole: Sendable {
   @usableFromInline static let updateProxy = ValuesRole(.updateProxy)
   static let globalWriter = ValuesRole(.globalWriter)
   static let probe = ValuesRole(.probe)
+
+  /// The buffer of an asynchronous update, for the `$0` of one.
+  var asyncUpdate: AsyncUpdateBuffer? {
+    if case .asyncUpdate(let buffer) = kind { return buffer }
+    return nil
+  }
 
   /// Whether writes through a value with this role go somewhere other than the value itself.
   @usableFromInline var routesWrites: Bool {
