@@ -8,11 +8,27 @@ let package = Package(
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
   products: [
     .library(name: "Injection", targets: ["Injection"]),
+    // Test support: Swift Testing traits and XCTest helpers. Link it from test targets only.
+    .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
     .executable(name: "InjectionDemo", targets: ["InjectionDemo"]),
+    .executable(name: "InjectionBenchmarks", targets: ["InjectionBenchmarks"]),
+    .executable(name: "InjectionServerExample", targets: ["InjectionServerExample"]),
   ],
   targets: [
     .target(name: "Injection"),
+    .target(name: "InjectionTesting", dependencies: ["Injection"]),
+
     .executableTarget(name: "InjectionDemo", dependencies: ["Injection"]),
+
+    // Benchmarks: a synchronous `main`, so that callgrind can count instructions per case.
+    .executableTarget(name: "InjectionBenchmarks", dependencies: ["Injection", "BenchmarkSupport"]),
+    // The black hole lives in its own module, so the optimizer cannot see through it.
+    .target(name: "BenchmarkSupport"),
+
+    // The example server: the request handling is a library so tests can run it in-process.
+    .target(name: "ServerExample", dependencies: ["Injection"]),
+    .executableTarget(name: "InjectionServerExample", dependencies: ["ServerExample"]),
+
     // The seed pattern's usage code, unchanged, in the Swift 5 mode it was written for.
     .target(
       name: "SeedUsage",
@@ -20,7 +36,10 @@ let package = Package(
       path: "Tests/SeedUsage",
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+
     .testTarget(name: "InjectionTests", dependencies: ["Injection", "SeedUsage"]),
+    .testTarget(name: "InjectionTestingTests", dependencies: ["Injection", "InjectionTesting"]),
+    .testTarget(name: "ServerExampleTests", dependencies: ["Injection", "ServerExample"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,9 @@ extension InjectedValues: CustomStringConvertible {
         : "InjectedValues: \(boxes.count) override\(boxes.count == 1 ? "" : "s"), innermost first"
     ]
     for box in boxes {
-      lines.append("  \(box.key) = \(Self._abbreviated(box.valueDescription))  ← \(box.site.source)")
+      lines.append(
+        "  \(box.key) = \(Self._abbreviated(box.valueDescription))  ← \(box.site.source)"
+      )
     }
     if role?.observer != nil {
       lines.append("  (strict: reads that fall back to a global value or default are reported)")

@@ -27,6 +27,7 @@
 ///   - fileID: The file recorded as where the overrides were set; leave the default.
 ///   - line: The line recorded as where the overrides were set; leave the default.
 /// - Returns: What `operation` returns.
+/// - Throws: What `update` or `operation` throws.
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ update: (inout InjectedValues) throws(Failure) -> Void,
@@ -61,6 +62,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - fileID: The file recorded as where the overrides were set; leave the default.
 ///   - line: The line recorded as where the overrides were set; leave the default.
 /// - Returns: What `operation` returns.
+/// - Throws: What `update` or `operation` throws.
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ update: (inout InjectedValues) throws(Failure) -> Void,
@@ -96,6 +98,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - values: The overrides to run with.
 ///   - operation: The code to run with them.
 /// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws.
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,
@@ -128,6 +131,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - operation: The code to run with them.
 ///   - isolation: The actor the operation runs on; leave the default, the caller's.
 /// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws.
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,

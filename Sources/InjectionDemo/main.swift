@@ -1,2 +1,3 @@
 import Injection
+
 print("demo")

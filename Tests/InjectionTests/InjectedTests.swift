@@ -34,15 +34,21 @@ struct InjectedTests {
   func resolvesOnEveryAccess() {
     let greeter = Greeter()
     #expect(greeter.greet() == "Hello, Ada")
-    withInjectedValues { $0.greeting = MockGreeting(word: "Hi") } operation: {
+    withInjectedValues {
+      $0.greeting = MockGreeting(word: "Hi")
+    } operation: {
       #expect(greeter.greet() == "Hi, Ada")
     }
     #expect(greeter.greet() == "Hello, Ada")
   }
 
-  @Test("An object created in a scope and used after it sees the outer values; a snapshot keeps the scope")
+  @Test(
+    "An object created in a scope and used after it sees the outer values; a snapshot keeps the scope"
+  )
   func objectOutlivingScope() {
-    let (greeter, snapshot) = withInjectedValues { $0.count = 7 } operation: {
+    let (greeter, snapshot) = withInjectedValues {
+      $0.count = 7
+    } operation: {
       (Greeter(), InjectedValues.current)
     }
     #expect(greeter.count == 0)
@@ -55,7 +61,9 @@ struct InjectedTests {
   func setterIsGlobal() async {
     defer { removeGlobal(WrapperGlobalKey.self) }
     let holder = WrapperSetter()
-    withInjectedValues { $0.count = 1 } operation: {
+    withInjectedValues {
+      $0.count = 1
+    } operation: {
       holder.value = "set by wrapper"
     }
     #expect(InjectedValues[\.wrapperGlobal] == "set by wrapper")
@@ -64,7 +72,9 @@ struct InjectedTests {
 
   @Test("A wrapper over a get-only accessor reads it")
   func readOnlyWrapperReads() {
-    withInjectedValues { $0.name = "grace" } operation: {
+    withInjectedValues {
+      $0.name = "grace"
+    } operation: {
       #expect(ReadOnlyHolder().shouted == "GRACE")
     }
   }

@@ -70,9 +70,13 @@ struct InjectedValuesTests {
     InjectedValues[\.globalOrder] = "global"
     #expect(InjectedValues[\.globalOrder] == "global")
 
-    withInjectedValues { $0.globalOrder = "outer" } operation: {
+    withInjectedValues {
+      $0.globalOrder = "outer"
+    } operation: {
       #expect(InjectedValues[\.globalOrder] == "outer")
-      withInjectedValues { $0.globalOrder = "inner" } operation: {
+      withInjectedValues {
+        $0.globalOrder = "inner"
+      } operation: {
         #expect(InjectedValues[\.globalOrder] == "inner")
       }
       #expect(InjectedValues[\.globalOrder] == "outer")
@@ -92,7 +96,9 @@ struct InjectedValuesTests {
   @Test("InjectedValues[\\.x] = v sets the global even inside a scope that overrides x")
   func keyPathSetIsGlobalInsideScope() async {
     defer { removeGlobal(KeyPathGlobalKey.self) }
-    withInjectedValues { $0.keyPathGlobal = 10 } operation: {
+    withInjectedValues {
+      $0.keyPathGlobal = 10
+    } operation: {
       InjectedValues[\.keyPathGlobal] = 20
       #expect(InjectedValues[\.keyPathGlobal] == 10, "the scope's override still wins here")
     }
@@ -103,7 +109,9 @@ struct InjectedValuesTests {
 
   @Test("A seed-style accessor set in an update closure overrides only that scope")
   func seedStyleAccessorIsScoped() {
-    withInjectedValues { $0.seedCount = 7 } operation: {
+    withInjectedValues {
+      $0.seedCount = 7
+    } operation: {
       #expect(InjectedValues[\.seedCount] == 7)
       #expect(InjectedValues[SeedCountKey.self] == 7)
       #expect(InjectedValues.current[SeedCountKey.self] == 7)
@@ -129,7 +137,9 @@ struct InjectedValuesTests {
     let crossTalk = await withTaskGroup(of: Int.self) { group in
       for index in 0..<1_000 {
         group.addTask {
-          withInjectedValues { $0.seedCount = index } operation: {
+          withInjectedValues {
+            $0.seedCount = index
+          } operation: {
             InjectedValues[\.seedCount] == index ? 0 : 1
           }
         }
@@ -146,7 +156,9 @@ struct InjectedValuesTests {
   @Test("An override of nil is an override, distinct from a non-nil default")
   func nilOverride() {
     #expect(InjectedValues[\.token] == "default-token")
-    withInjectedValues { $0.token = nil } operation: {
+    withInjectedValues {
+      $0.token = nil
+    } operation: {
       #expect(InjectedValues[\.token] == nil)
     }
   }
@@ -154,7 +166,9 @@ struct InjectedValuesTests {
   @Test("A get-only accessor is a read-only view of the values it reads")
   func readOnlyView() {
     #expect(InjectedValues[\.shoutedName] == "DEFAULT")
-    withInjectedValues { $0.name = "ada" } operation: {
+    withInjectedValues {
+      $0.name = "ada"
+    } operation: {
       #expect(InjectedValues[\.shoutedName] == "ADA")
     }
   }
@@ -162,7 +176,9 @@ struct InjectedValuesTests {
   @Test("A member of a class dependency can be changed through the subscript")
   func mutateThroughSubscript() {
     let store = CounterBox()
-    withInjectedValues { $0.store = store } operation: {
+    withInjectedValues {
+      $0.store = store
+    } operation: {
       InjectedValues[\.store].count = 3
     }
     #expect(store.count == 3)
@@ -173,7 +189,11 @@ struct InjectedValuesTests {
 
   @Test("current is a snapshot that keeps its overrides after the scope ends")
   func snapshotKeepsOverrides() {
-    let snapshot = withInjectedValues { $0.name = "snap" } operation: { InjectedValues.current }
+    let snapshot = withInjectedValues {
+      $0.name = "snap"
+    } operation: {
+      InjectedValues.current
+    }
     #expect(snapshot[NameKey.self] == "snap")
     #expect(snapshot.name == "snap")
     #expect(InjectedValues[\.name] == "default")
@@ -194,7 +214,9 @@ struct InjectedValuesTests {
 
   @Test("Inside an update closure, current is the enclosing scope and $0 the values being built")
   func currentInsideUpdateClosure() {
-    withInjectedValues { $0.count = 1 } operation: {
+    withInjectedValues {
+      $0.count = 1
+    } operation: {
       withInjectedValues {
         $0.count = 2
         #expect($0.count == 2)
@@ -208,11 +230,17 @@ struct InjectedValuesTests {
 
   @Test("Assigning $0 a snapshot replaces the values being built")
   func assigningWholeSnapshot() {
-    let snapshot = withInjectedValues { $0.name = "from snapshot" } operation: {
+    let snapshot = withInjectedValues {
+      $0.name = "from snapshot"
+    } operation: {
       InjectedValues.current
     }
-    withInjectedValues { $0.count = 5 } operation: {
-      withInjectedValues { $0 = snapshot } operation: {
+    withInjectedValues {
+      $0.count = 5
+    } operation: {
+      withInjectedValues {
+        $0 = snapshot
+      } operation: {
         #expect(InjectedValues[\.name] == "from snapshot")
         #expect(InjectedValues[\.count] == 0)
       }
@@ -228,8 +256,12 @@ struct InjectedValuesTests {
       $0.token = "t"
       $0.greeting = MockGreeting(word: "Hi")
     } operation: {
-      withInjectedValues { $0.count = 3 } operation: {
-        withInjectedValues { $0.name = "b" } operation: {
+      withInjectedValues {
+        $0.count = 3
+      } operation: {
+        withInjectedValues {
+          $0.name = "b"
+        } operation: {
           #expect(InjectedValues[\.count] == 3)
           #expect(InjectedValues[\.name] == "b")
           #expect(InjectedValues[\.seedCount] == 2)

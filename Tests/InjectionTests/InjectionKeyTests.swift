@@ -82,7 +82,9 @@ struct InjectionKeyTests {
   @Test("Defaults that read other dependencies resolve the whole chain")
   func chainWithoutCycle() {
     #expect(InjectedValues[ChainTopKey.self] == 3)
-    withInjectedValues { $0[ChainBottomKey.self] = 10 } operation: {
+    withInjectedValues {
+      $0[ChainBottomKey.self] = 10
+    } operation: {
       #expect(InjectedValues[ChainTopKey.self] == 12)
     }
   }

@@ -25,19 +25,31 @@ struct ProvenanceTests {
     #expect(InjectedValues.current.source(of: \.provenanceGlobal) == .global)
 
     let line = #line + 1
-    withInjectedValues { $0.count = 1 } operation: {
-      let expected = InjectionSource.scope(fileID: "InjectionTests/ProvenanceTests.swift", line: line)
+    withInjectedValues {
+      $0.count = 1
+    } operation: {
+      let expected = InjectionSource.scope(
+        fileID: "InjectionTests/ProvenanceTests.swift",
+        line: line
+      )
       #expect(InjectedValues.current.source(of: CountKey.self) == expected)
       #expect(InjectedValues.current.source(of: \.count) == expected)
-      #expect("\(InjectedValues.current.source(of: \.count))" == "scope at \(expected.fileIDAndLine)")
+      #expect(
+        "\(InjectedValues.current.source(of: \.count))" == "scope at \(expected.fileIDAndLine)"
+      )
     }
   }
 
   @Test("source(of:) follows seed-style accessors and read-only views to their key")
   func sourceThroughViews() {
     let line = #line + 1
-    withInjectedValues { $0.seedCount = 1; $0.name = "x" } operation: {
-      let expected = InjectionSource.scope(fileID: "InjectionTests/ProvenanceTests.swift", line: line)
+    withInjectedValues {
+      $0.seedCount = 1; $0.name = "x"
+    } operation: {
+      let expected = InjectionSource.scope(
+        fileID: "InjectionTests/ProvenanceTests.swift",
+        line: line
+      )
       #expect(InjectedValues.current.source(of: \.seedCount) == expected)
       #expect(InjectedValues.current.source(of: \.shoutedName) == expected)
     }
@@ -54,9 +66,13 @@ struct ProvenanceTests {
   func descriptionListsOverrides() {
     #expect(InjectedValues.current.description == "InjectedValues: no overrides")
     let outer = #line + 1
-    withInjectedValues { $0.count = 3 } operation: {
+    withInjectedValues {
+      $0.count = 3
+    } operation: {
       let inner = #line + 1
-      withInjectedValues { $0.name = "inner" } operation: {
+      withInjectedValues {
+        $0.name = "inner"
+      } operation: {
         let file = "InjectionTests/ProvenanceTests.swift"
         #expect(
           InjectedValues.current.description == """
@@ -71,8 +87,12 @@ struct ProvenanceTests {
 
   @Test("description shows only the innermost override of a key")
   func descriptionShowsVisibleOverrides() {
-    withInjectedValues { $0.count = 1 } operation: {
-      withInjectedValues { $0.count = 2 } operation: {
+    withInjectedValues {
+      $0.count = 1
+    } operation: {
+      withInjectedValues {
+        $0.count = 2
+      } operation: {
         let description = InjectedValues.current.description
         #expect(description.contains("CountKey = 2"))
         #expect(!description.contains("CountKey = 1"))
@@ -83,7 +103,9 @@ struct ProvenanceTests {
 
   @Test("bind carries a snapshot into a GCD block and a stored callback")
   func bindCarriesSnapshot() async {
-    let (withArgument, withoutArgument) = withInjectedValues { $0.name = "bound" } operation: {
+    let (withArgument, withoutArgument) = withInjectedValues {
+      $0.name = "bound"
+    } operation: {
       (
         InjectedValues.current.bind { (suffix: String) in InjectedValues[\.name] + suffix },
         InjectedValues.current.bind { InjectedValues[\.name] }

@@ -32,7 +32,9 @@ struct SeedUsageTests {
   @Test("The seed's Self[...] accessor overrides only the scope it is set in")
   func seedAccessorIsScoped() {
     let controller = TestDataStructure()
-    withInjectedValues { $0.networkProvider = MockedSubClass() } operation: {
+    withInjectedValues {
+      $0.networkProvider = MockedSubClass()
+    } operation: {
       #expect(controller.networkProvider is MockedSubClass)
     }
     #expect(controller.networkProvider is RealSubClass)
@@ -44,7 +46,9 @@ struct SeedUsageTests {
   func readOnlyView() {
     #expect(QuoteScreen().title() == "live #0")
     #expect(InjectedValues[\.reader].quote() == "live #0")
-    withInjectedValues { $0.quoteStore = QuoteStore(name: "mock") } operation: {
+    withInjectedValues {
+      $0.quoteStore = QuoteStore(name: "mock")
+    } operation: {
       #expect(QuoteScreen().title() == "mock #0")
       #expect(InjectedValues[\.reader].quote() == "mock #0")
     }
@@ -62,7 +66,9 @@ struct SeedUsageTests {
   @Test("A type that is its own key is read with InjectedValues[Ticker.self]")
   func typeIsItsOwnKey() {
     #expect(InjectedValues[Ticker.self].label == "default ticker")
-    withInjectedValues { $0[Ticker.self] = Ticker(label: "mock ticker") } operation: {
+    withInjectedValues {
+      $0[Ticker.self] = Ticker(label: "mock ticker")
+    } operation: {
       #expect(InjectedValues[Ticker.self].label == "mock ticker")
     }
   }
@@ -70,7 +76,9 @@ struct SeedUsageTests {
   @Test("Nested keys and unannotated wrappers resolve like any other")
   func nestedKeysAndUnannotatedWrappers() {
     #expect(LanguageSettings().language == "en")
-    withInjectedValues { $0.language = "fr" } operation: {
+    withInjectedValues {
+      $0.language = "fr"
+    } operation: {
       #expect(LanguageSettings().language == "fr")
     }
   }
@@ -81,7 +89,11 @@ struct SeedUsageTests {
       LanguageSettings().switchLanguage(to: "de")
       guard InjectedValues[\.language] == "de" else { exit(1) }
       // Scopes still win over the new global value.
-      let scoped = withInjectedValues { $0.language = "it" } operation: { InjectedValues[\.language] }
+      let scoped = withInjectedValues {
+        $0.language = "it"
+      } operation: {
+        InjectedValues[\.language]
+      }
       guard scoped == "it" else { exit(2) }
     }
     #expect(result?.exitStatus == .exitCode(0))
@@ -90,7 +102,9 @@ struct SeedUsageTests {
   @Test("An optional dependency overridden with nil reads nil")
   func optionalOverriddenWithNil() {
     #expect(SessionReader().token == "default-token")
-    withInjectedValues { $0.sessionToken = nil } operation: {
+    withInjectedValues {
+      $0.sessionToken = nil
+    } operation: {
       #expect(SessionReader().token == nil)
     }
   }
@@ -99,7 +113,9 @@ struct SeedUsageTests {
   func otherHosts() async {
     let worker = TranslationWorker()
     #expect(await worker.currentLanguage() == "en")
-    let scoped = await withInjectedValues { $0.language = "es" } operation: {
+    let scoped = await withInjectedValues {
+      $0.language = "es"
+    } operation: {
       await worker.currentLanguage()
     }
     #expect(scoped == "es")
@@ -109,7 +125,9 @@ struct SeedUsageTests {
       let testCase = LanguageHostTestCase(name: "languageSeenByTestCase", testClosure: { _ in })
     #endif
     #expect(testCase.languageSeenByTestCase() == "en")
-    withInjectedValues { $0.language = "pt" } operation: {
+    withInjectedValues {
+      $0.language = "pt"
+    } operation: {
       #expect(testCase.languageSeenByTestCase() == "pt")
     }
   }
@@ -117,7 +135,9 @@ struct SeedUsageTests {
   @Test("A member of a class dependency changes through InjectedValues[\\.store].count = 3")
   func mutateThroughSubscript() {
     let store = QuoteStore(name: "scoped")
-    withInjectedValues { $0.counterStore = store } operation: {
+    withInjectedValues {
+      $0.counterStore = store
+    } operation: {
       bumpCounterThroughSubscript()
     }
     #expect(store.count == 3)

@@ -22,7 +22,9 @@ private actor Tally {
   private(set) var total = 0
 
   func addInjectedCount() async {
-    await withInjectedValues { $0.count = 5 } operation: {
+    await withInjectedValues {
+      $0.count = 5
+    } operation: {
       total += InjectedValues[\.count]  // actor-isolated state, no `await` needed
       await Task.yield()
       total += InjectedValues[\.count]
@@ -48,7 +50,9 @@ struct WithInjectedValuesTests {
       $0.count = 1
       $0.name = "outer"
     } operation: {
-      withInjectedValues { $0.count = 2 } operation: {
+      withInjectedValues {
+        $0.count = 2
+      } operation: {
         #expect(InjectedValues[\.count] == 2)
         #expect(InjectedValues[\.name] == "outer")
       }
@@ -58,10 +62,16 @@ struct WithInjectedValuesTests {
 
   @Test("The update closure starts from the values visible at that point")
   func updateStartsFromVisibleValues() {
-    withInjectedValues { $0.count += 1 } operation: {
+    withInjectedValues {
+      $0.count += 1
+    } operation: {
       #expect(InjectedValues[\.count] == 1)
-      withInjectedValues { $0.count += 1 } operation: {
-        withInjectedValues { $0.count *= 10 } operation: {
+      withInjectedValues {
+        $0.count += 1
+      } operation: {
+        withInjectedValues {
+          $0.count *= 10
+        } operation: {
           #expect(InjectedValues[\.count] == 20)
         }
       }
@@ -72,7 +82,9 @@ struct WithInjectedValuesTests {
 
   @Test("Child tasks in a task group inherit the scope")
   func taskGroupInherits() async {
-    let seen = await withInjectedValues { $0.name = "group" } operation: {
+    let seen = await withInjectedValues {
+      $0.name = "group"
+    } operation: {
       await withTaskGroup(of: String.self) { group in
         for _ in 0..<8 { group.addTask { InjectedValues[\.name] } }
         return await group.reduce(into: []) { $0.append($1) }
@@ -83,7 +95,9 @@ struct WithInjectedValuesTests {
 
   @Test("async let inherits the scope")
   func asyncLetInherits() async {
-    let seen = await withInjectedValues { $0.name = "async let" } operation: {
+    let seen = await withInjectedValues {
+      $0.name = "async let"
+    } operation: {
       async let child = InjectedValues[\.name]
       return await child
     }
@@ -92,7 +106,9 @@ struct WithInjectedValuesTests {
 
   @Test("Task {} inherits the scope, even when it outlives it")
   func unstructuredTaskInherits() async {
-    let task = withInjectedValues { $0.name = "task" } operation: {
+    let task = withInjectedValues {
+      $0.name = "task"
+    } operation: {
       Task {
         await Task.yield()
         return InjectedValues[\.name]
@@ -103,7 +119,9 @@ struct WithInjectedValuesTests {
 
   @Test("Task.detached does not inherit the scope")
   func detachedDoesNotInherit() async {
-    let seen = await withInjectedValues { $0.name = "scoped" } operation: {
+    let seen = await withInjectedValues {
+      $0.name = "scoped"
+    } operation: {
       await Task.detached { InjectedValues[\.name] }.value
     }
     #expect(seen == "default")
@@ -111,7 +129,9 @@ struct WithInjectedValuesTests {
 
   @Test("A GCD block does not inherit the scope; it re-enters a snapshot to see it")
   func dispatchDoesNotInherit() async {
-    let (plain, reentered) = await withInjectedValues { $0.name = "scoped" } operation: {
+    let (plain, reentered) = await withInjectedValues {
+      $0.name = "scoped"
+    } operation: {
       let snapshot = InjectedValues.current
       return await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
@@ -127,7 +147,11 @@ struct WithInjectedValuesTests {
 
   @Test("A detached task re-enters a snapshot, sync and async")
   func detachedReentersSnapshot() async {
-    let snapshot = withInjectedValues { $0.count = 42 } operation: { InjectedValues.current }
+    let snapshot = withInjectedValues {
+      $0.count = 42
+    } operation: {
+      InjectedValues.current
+    }
     let seen = await Task.detached {
       let sync = withInjectedValues(snapshot) { InjectedValues[\.count] }
       let async = await withInjectedValues(snapshot) {
@@ -145,7 +169,9 @@ struct WithInjectedValuesTests {
   func globalChangeVisibleInOpenScope() async {
     defer { removeGlobal(OpenScopeGlobalKey.self) }
     let (changed, proceed) = (AsyncGate(), AsyncGate())
-    async let observed: String = withInjectedValues { $0.count = 1 } operation: {
+    async let observed: String = withInjectedValues {
+      $0.count = 1
+    } operation: {
       await changed.wait()
       let value = InjectedValues[\.openScopeGlobal]
       await proceed.open()
@@ -187,7 +213,9 @@ struct WithInjectedValuesTests {
       #expect(error == OperationFailed())  // `error` is typed `OperationFailed`
     }
     await #expect(throws: OperationFailed.self) {
-      try await withInjectedValues { $0.count = 9 } operation: {
+      try await withInjectedValues {
+        $0.count = 9
+      } operation: {
         await Task.yield()
         throw OperationFailed()
       }
@@ -198,7 +226,9 @@ struct WithInjectedValuesTests {
   @Test("Cancellation passes through a scope")
   func cancellationPassesThrough() async {
     let task = Task {
-      try await withInjectedValues { $0.count = 1 } operation: {
+      try await withInjectedValues {
+        $0.count = 1
+      } operation: {
         try await Task.sleep(nanoseconds: 60_000_000_000)
         return InjectedValues[\.count]
       }
@@ -208,7 +238,11 @@ struct WithInjectedValuesTests {
 
     let seenCancelled = await Task {
       withUnsafeCurrentTask { $0?.cancel() }
-      return withInjectedValues { $0.count = 1 } operation: { Task.isCancelled }
+      return withInjectedValues {
+        $0.count = 1
+      } operation: {
+        Task.isCancelled
+      }
     }.value
     #expect(seenCancelled)
   }
@@ -220,7 +254,9 @@ struct WithInjectedValuesTests {
     do {
       let service = Service(id: 1)
       weakService = service
-      withInjectedValues { $0.service = service } operation: {
+      withInjectedValues {
+        $0.service = service
+      } operation: {
         #expect(InjectedValues[\.service].id == 1)
         snapshot = InjectedValues.current
       }
@@ -244,7 +280,9 @@ struct WithInjectedValuesTests {
   @MainActor
   func mainActorModel() async {
     let model = GreetingModel()
-    withInjectedValues { $0.greeting = MockGreeting(word: "Hey") } operation: {
+    withInjectedValues {
+      $0.greeting = MockGreeting(word: "Hey")
+    } operation: {
       model.load()
     }
     #expect(model.text == "Hey, model")
@@ -254,7 +292,11 @@ struct WithInjectedValuesTests {
 
   @Test("A synchronous scope works inside async code")
   func syncScopeInAsyncContext() async {
-    let value = withInjectedValues { $0.count = 3 } operation: { InjectedValues[\.count] }
+    let value = withInjectedValues {
+      $0.count = 3
+    } operation: {
+      InjectedValues[\.count]
+    }
     #expect(value == 3)
   }
 

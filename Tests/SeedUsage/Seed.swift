@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The seed pattern's usage code, copied unchanged from shared/seed/seed-injection.swift.txt:
 // the key, `test()`, `TestDataStructure`, the three classes, and the `Self[...]` accessor.
 // Only the seed's implementation half is left out: the Injection library replaces it.

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Shapes found in public apps written in the seed pattern, in their own Swift 5 style. Each
 // must compile unchanged against the library; `SeedUsageTests` checks how each behaves.
 import Injection

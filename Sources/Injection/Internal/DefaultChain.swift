@@ -22,7 +22,9 @@ enum DefaultChain {
     let previous = UnsafeRawPointer(slot.value)
     var cursor = previous
     while let frame = cursor?.assumingMemoryBound(to: Frame.self) {
-      if ObjectIdentifier(frame.pointee.key) == ObjectIdentifier(key) { cycleDetected(closingWith: key, from: previous) }
+      if ObjectIdentifier(frame.pointee.key) == ObjectIdentifier(key) {
+        cycleDetected(closingWith: key, from: previous)
+      }
       cursor = frame.pointee.previous
     }
     var frame = Frame(key: key, previous: previous)

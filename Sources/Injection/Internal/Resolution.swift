@@ -37,7 +37,10 @@ extension InjectedValues {
 
   /// Resolves `Key` from these values: override, else global, else default.
   ///
-  /// - Parameter reportingFallbacks: Whether to tell an observing role about a fallback.
+  /// - Parameters:
+  ///   - key: The key to resolve.
+  ///   - reportingFallbacks: Whether to tell an observing role about a fallback.
+  /// - Returns: The value.
   func _resolve<Key: InjectionKey>(_ key: Key.Type, reportingFallbacks: Bool) -> Key.Value {
     if let value = _override(of: Key.self) { return value }
     if let box = GlobalValues.shared.box(for: KeyTable<any OverrideBox>.key(Key.self)) {

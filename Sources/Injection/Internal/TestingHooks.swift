@@ -38,7 +38,11 @@ extension InjectedValues {
     var proxy = InjectedValues()
     proxy.role = ValuesRole(.asyncUpdate(buffer))
     let bound = proxy
-    try await _storage.withValue(bound, operation: { try await update(&proxy) }, isolation: isolation)
+    try await _storage.withValue(
+      bound,
+      operation: { try await update(&proxy) },
+      isolation: isolation
+    )
     var values = proxy.role === bound.role ? buffer.values : proxy
     values._indexIfNeeded()
     return values

@@ -1,0 +1,2 @@
+/// Placeholder for the black-hole sink.
+public enum BenchmarkSupport {}

@@ -1,0 +1,1 @@
+print("InjectionBenchmarks: not written yet")

@@ -1,0 +1,3 @@
+import ServerExample
+
+print("InjectionServerExample: not written yet")

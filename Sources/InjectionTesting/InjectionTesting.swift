@@ -1,0 +1,2 @@
+// Placeholder: the InjectionTesting module is written in the testing issue.
+import Injection

@@ -1,0 +1,2 @@
+// Placeholder: the server example is written in the servers issue.
+import Injection
