@@ -107,7 +107,7 @@ public func withInjectedValues<Result, Failure: Error>(
   // An update closure's context must not leak into a scope entered from inside that closure.
   try UpdateContext.run(with: nil) { () throws(Failure) -> Result in
     do {
-      return try InjectedValues._storage.withValue(values, operation: operation)
+      return try InjectedValues._storage.withValue(values._indexed(), operation: operation)
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
     }
@@ -140,7 +140,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ) async throws(Failure) -> Result {
   do {
     return try await InjectedValues._storage.withValue(
-      values,
+      values._indexed(),
       operation: operation,
       isolation: isolation
     )

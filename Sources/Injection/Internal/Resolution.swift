@@ -61,6 +61,15 @@ extension InjectedValues {
     overrides = Box<Key>(value, next: overrides, site: site, depth: depth)
   }
 
+  /// These values, indexed if lookups would otherwise walk too many boxes (as after many
+  /// writes to a snapshot outside an update closure).
+  @usableFromInline
+  func _indexed() -> InjectedValues {
+    var values = self
+    values._indexIfNeeded()
+    return values
+  }
+
   /// Indexes the overrides if lookups would otherwise walk too many boxes.
   mutating func _indexIfNeeded() {
     if let head = overrides, head.unindexedDepth > OverrideIndex.maximumUnindexedDepth {
