@@ -42,7 +42,9 @@ private func setSixtyFour(_ values: inout InjectedValues, base: Int) {
 struct OverrideChainTests {
   @Test("64 overrides in one scope are all visible, through the index")
   func sixtyFourOverrides() {
-    withInjectedValues { setSixtyFour(&$0, base: 1000) } operation: {
+    withInjectedValues {
+      setSixtyFour(&$0, base: 1000)
+    } operation: {
       #expect(InjectedValues[TaggedKey<(T0, T0)>.self] == 1000)
       #expect(InjectedValues[TaggedKey<(T3, T5)>.self] == 1029)
       #expect(InjectedValues[TaggedKey<(T7, T7)>.self] == 1063)
@@ -53,10 +55,16 @@ struct OverrideChainTests {
 
   @Test("Inner scopes shadow indexed outer overrides, and the outer ones come back after")
   func shadowingAcrossIndexes() {
-    withInjectedValues { setSixtyFour(&$0, base: 0) } operation: {
-      withInjectedValues { $0[TaggedKey<(T1, T1)>.self] = -9 } operation: {
+    withInjectedValues {
+      setSixtyFour(&$0, base: 0)
+    } operation: {
+      withInjectedValues {
+        $0[TaggedKey<(T1, T1)>.self] = -9
+      } operation: {
         #expect(InjectedValues[TaggedKey<(T1, T1)>.self] == -9)
-        withInjectedValues { setSixtyFour(&$0, base: 500) } operation: {
+        withInjectedValues {
+          setSixtyFour(&$0, base: 500)
+        } operation: {
           #expect(InjectedValues[TaggedKey<(T1, T1)>.self] == 509)
           #expect(InjectedValues.current.visibleOverrides.count == 64)
         }
