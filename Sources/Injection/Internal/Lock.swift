@@ -12,11 +12,12 @@
 /// than in a Swift stored property. POSIX mutexes exist on every platform the package declares
 /// (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux), so no availability check is needed.
 /// The lock is used only on paths where something is set globally, never on a plain read.
-final class Lock: @unchecked Sendable {
+/// `package` so that InjectionTesting shares it instead of keeping a copy.
+package final class Lock: @unchecked Sendable {
   // Safe: the mutex is only touched through pthread calls, which synchronize themselves.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-  init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     let status = pthread_mutex_init(mutex, nil)
@@ -30,9 +31,23 @@ final class Lock: @unchecked Sendable {
   }
 
   /// Runs `body` while holding the lock. `body` must never call user code.
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+  package func withLock<R>(_ body: () throws -> R) rethrows -> R {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
+  }
+}
+
+/// A value guarded by a `Lock`.
+package final class Locked<State: Sendable>: @unchecked Sendable {
+  // Safe: `state` is read and written only inside `withLock`, under `lock`.
+  private let lock = Lock()
+  private var state: State
+
+  package init(_ state: State) { self.state = state }
+
+  /// Runs `body` on the state while holding the lock. `body` must not call user code.
+  package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try lock.withLock { try body(&state) }
   }
 }

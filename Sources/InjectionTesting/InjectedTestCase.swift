@@ -1,0 +1,75 @@
+#if canImport(XCTest)
+  import Injection
+  import XCTest
+
+  /// An XCTest base class that runs each test, synchronous or `async`, inside a scope with the
+  /// overrides its subclass sets.
+  ///
+  /// Subclass it and override ``injectValues(_:)``; every test method then runs in its own
+  /// scope, with fresh mocks, and so do `setUp` and `tearDown`:
+  ///
+  /// ```swift
+  /// final class GreeterTests: InjectedTestCase {
+  ///   override func injectValues(_ values: inout InjectedValues) {
+  ///     values.greeting = MockGreeting(word: "Hi")
+  ///   }
+  ///
+  ///   func testGreets() {
+  ///     XCTAssertEqual(Greeter().greet("Ada"), "Hi, Ada")
+  ///   }
+  ///
+  ///   func testGreetsFromATask() async {
+  ///     let greeting = await Task { Greeter().greet("Ada") }.value
+  ///     XCTAssertEqual(greeting, "Hi, Ada")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Nothing is global, so XCTest cases may run in parallel with each other and with Swift
+  /// Testing tests. Provenance reports these overrides as set in this file, at the scope this
+  /// class opens; to record your own file and line instead, override `invokeTest()` yourself,
+  /// as the testing guide shows.
+  open class InjectedTestCase: XCTestCase {
+    /// Sets the overrides that every test of this class runs with.
+    ///
+    /// It runs before each test, before `setUp`, and `values` starts from the values visible
+    /// there. Call `super` to keep the overrides of a base class's own override.
+    ///
+    /// ```swift
+    /// override func injectValues(_ values: inout InjectedValues) {
+    ///   super.injectValues(&values)
+    ///   values.count = 3
+    /// }
+    /// ```
+    ///
+    /// - Parameter values: The values to change, as in a `withInjectedValues` update closure.
+    ///   Use it only inside this method.
+    open func injectValues(_ values: inout InjectedValues) {}
+
+    /// Runs the test, with its `setUp` and `tearDown`, inside a scope with the overrides of
+    /// this test case.
+    ///
+    /// XCTest calls it once per test. The scope's overrides are the ones ``injectValues(_:)``
+    /// sets. An `async` test method runs in a task that XCTest starts from inside this method;
+    /// that task inherits the scope, as any `Task {}` does.
+    ///
+    /// A subclass can open a scope around it; ``injectValues(_:)`` then starts from that scope:
+    ///
+    /// ```swift
+    /// override func invokeTest() {
+    ///   withInjectedValues {
+    ///     $0.count = 1
+    ///   } operation: {
+    ///     super.invokeTest()  // `injectValues(_:)` sees count == 1
+    ///   }
+    /// }
+    /// ```
+    override open func invokeTest() {
+      withInjectedValues {
+        injectValues(&$0)
+      } operation: {
+        super.invokeTest()
+      }
+    }
+  }
+#endif

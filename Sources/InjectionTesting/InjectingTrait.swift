@@ -1,0 +1,123 @@
+import Injection
+import Testing
+
+/// A test trait that runs each test, and each case of a parameterized test, inside a scope
+/// with the overrides that its update closure sets.
+///
+/// Create it with ``Testing/Trait/injecting(_:fileID:line:)``:
+///
+/// ```swift
+/// @Test("Greets with the mock", .injecting { $0.greeting = MockGreeting(word: "Hi") })
+/// func greetsWithTheMock() {
+///   #expect(Greeter().greet("Ada") == "Hi, Ada")
+/// }
+/// ```
+///
+/// On a suite, the trait applies to every test in it and in its nested suites. The update
+/// closure runs again for every test case, so each one gets fresh mocks, and tests running in
+/// parallel never share them. When a suite and a test both have the trait, the suite's update
+/// runs first and the test's update sees what it set, so `$0.count += 1` builds on the suite.
+public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
+  private let update: @Sendable (inout InjectedValues) async throws -> Void
+  private let fileID: StaticString
+  private let line: UInt
+
+  fileprivate init(
+    update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    fileID: StaticString,
+    line: UInt
+  ) {
+    self.update = update
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// Whether the trait applies to the tests of nested suites too; always `true`.
+  ///
+  /// ```swift
+  /// @Suite("Outer", .injecting { $0.count = 1 })
+  /// struct OuterTests {
+  ///   @Suite("Inner")
+  ///   struct InnerTests {
+  ///     @Test("Sees the outer suite's override")
+  ///     func seesTheOuterSuitesOverride() {
+  ///       #expect(InjectedValues[\.count] == 1)
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  public var isRecursive: Bool { true }
+
+  /// Runs `function` inside a scope with the overrides that the update closure sets.
+  ///
+  /// The testing library calls this once for each test case; you rarely call it yourself.
+  /// The update closure starts from the values visible here, which hold the overrides of the
+  /// traits applied before this one. If the update closure throws, the error fails the test
+  /// case and `function` does not run.
+  ///
+  /// ```swift
+  /// let trait: InjectingTrait = .injecting { $0.count = 7 }
+  /// try await trait.provideScope(for: Test.current!, testCase: nil) {
+  ///   #expect(InjectedValues[\.count] == 7)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - test: The test to run.
+  ///   - testCase: The test case to run, if any.
+  ///   - function: The test case's body, with the other traits' scopes.
+  /// - Throws: What the update closure or `function` throws.
+  public func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let outer = InjectedValues.current
+    var values = try await InjectedValues._updating(fileID: fileID, line: line, with: update)
+    // An update that assigns `$0` a whole snapshot must not switch off an enclosing strict mode.
+    if values._observer == nil, let observer = outer._observer {
+      values = values._observed(by: observer)
+    }
+    try await withInjectedValues(values) { try await function() }
+  }
+}
+
+extension Trait where Self == InjectingTrait {
+  /// Returns a trait that runs each test case inside a scope with the overrides that `update`
+  /// sets.
+  ///
+  /// `update` runs before every test case, in its task, and may suspend and throw:
+  ///
+  /// ```swift
+  /// @Suite("Counting", .injecting { $0.count = 1 })
+  /// struct CountingTests {
+  ///   @Test("Builds on the suite's override", .injecting { $0.count += 1 })
+  ///   func buildsOnTheSuite() {
+  ///     #expect(InjectedValues[\.count] == 2)
+  ///   }
+  ///
+  ///   @Test("Loads a fixture", .injecting { $0.count = try await loadFixtureCount() })
+  ///   func loadsAFixture() {
+  ///     #expect(InjectedValues[\.count] == 42)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Provenance names the declaration the trait is attached to:
+  /// `InjectedValues.current.source(of: \.count)` describes the override as, for example,
+  /// `scope at MyTests/CountingTests.swift:4`. Swift reports default arguments written in an
+  /// attached attribute at the line of the `func` or `struct` keyword, not the attribute's.
+  ///
+  /// - Parameters:
+  ///   - update: Changes the overrides for the test case. Use its argument only inside it.
+  ///   - fileID: The file recorded as where the overrides were set; leave the default.
+  ///   - line: The line recorded as where the overrides were set; leave the default.
+  /// - Returns: A trait for `@Test` or `@Suite`.
+  public static func injecting(
+    _ update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Self {
+    InjectingTrait(update: update, fileID: fileID, line: line)
+  }
+}

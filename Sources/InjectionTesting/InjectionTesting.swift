@@ -1,2 +1,0 @@
-// Placeholder: the InjectionTesting module is written in the testing issue.
-import Injection

@@ -1,0 +1,158 @@
+import Injection
+import Testing
+
+/// A test trait that records a test issue for every dependency a test reads without an
+/// override, once per key.
+///
+/// Create it with ``Testing/Trait/strictInjection`` or, to let harmless dependencies such as a
+/// clock fall back, with ``Testing/Trait/strictInjection(allowing:)``:
+///
+/// ```swift
+/// @Test(
+///   "Greets without live dependencies",
+///   .strictInjection(allowing: \.clock),
+///   .injecting { $0.greeting = MockGreeting(word: "Hi") }
+/// )
+/// func greetsWithoutLiveDependencies() {
+///   #expect(Greeter().greet("Ada") == "Hi, Ada")
+/// }
+/// ```
+///
+/// A read falls back when no scope overrides its key: it gets the global value or the key's
+/// `currentValue`. Inside a strict test, each key that falls back is reported once, with an
+/// issue that names the key type and says which of the two the value came from, attributed to
+/// the test. Reads in the test's child tasks and in scopes it opens are checked too. Reads made
+/// by update closures are not: computing a mock from a default is not using a live dependency.
+///
+/// Strict mode combines with ``InjectingTrait`` in either order. On a suite, it applies to
+/// every test in it and in its nested suites; a test's own allow-list adds to its suite's.
+public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
+  /// For each allowed accessor, finds the keys its getter reads.
+  private let allowedAccessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]]
+  private let allowedKeys: Set<ObjectIdentifier>
+
+  fileprivate init(
+    allowedAccessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]],
+    allowedKeys: Set<ObjectIdentifier>
+  ) {
+    self.allowedAccessors = allowedAccessors
+    self.allowedKeys = allowedKeys
+  }
+
+  /// Whether the trait applies to the tests of nested suites too; always `true`.
+  ///
+  /// ```swift
+  /// @Suite("Strict", .strictInjection)
+  /// struct StrictTests {
+  ///   @Suite("Nested")
+  ///   struct NestedTests {
+  ///     @Test("Is strict too", .injecting { $0.count = 1 })
+  ///     func isStrictToo() {
+  ///       #expect(InjectedValues[\.count] == 1)
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  public var isRecursive: Bool { true }
+
+  /// Runs `function` in strict mode, then records the fallbacks read outside the test's task.
+  ///
+  /// The testing library calls this once for each test case; you rarely call it yourself.
+  /// The getter of each allowed accessor runs once here, on the values visible at this point,
+  /// to find the keys it reads.
+  ///
+  /// ```swift
+  /// let trait: StrictInjectionTrait = .strictInjection
+  /// try await trait.provideScope(for: Test.current!, testCase: nil) {
+  ///   withKnownIssue { _ = InjectedValues[\.count] }  // a fallback to the default
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - test: The test to run.
+  ///   - testCase: The test case to run, if any.
+  ///   - function: The test case's body, with the other traits' scopes.
+  /// - Throws: What `function` throws.
+  public func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let current = InjectedValues.current
+    var allowed = allowedKeys
+    for keysRead in allowedAccessors {
+      allowed.formUnion(keysRead(current).map { ObjectIdentifier($0) })
+    }
+    if let enclosing = current._observer as? FallbackReporter {
+      allowed.formUnion(enclosing.allowed)
+    }
+    let reporter = FallbackReporter(allowing: allowed, test: test)
+    defer { reporter.testEnded() }
+    try await withInjectedValues(current._observed(by: reporter)) { try await function() }
+  }
+}
+
+extension Trait where Self == StrictInjectionTrait {
+  /// A trait that records a test issue for every dependency a test reads without an override.
+  ///
+  /// ```swift
+  /// @Test(
+  ///   "Uses only mocks",
+  ///   .strictInjection,
+  ///   .injecting { $0.greeting = MockGreeting(word: "Hi") }
+  /// )
+  /// func usesOnlyMocks() {
+  ///   #expect(Greeter().greet("Ada") == "Hi, Ada")
+  /// }
+  /// ```
+  public static var strictInjection: Self {
+    StrictInjectionTrait(allowedAccessors: [], allowedKeys: [])
+  }
+
+  /// Returns a strict-mode trait that lets the dependencies behind `keyPaths` fall back.
+  ///
+  /// Use it for harmless dependencies, such as a clock or a logger, that tests do not mock:
+  ///
+  /// ```swift
+  /// @Test("Reads the live clock and logger", .strictInjection(allowing: \.clock, \.logger))
+  /// func readsTheLiveClockAndLogger() {
+  ///   _ = InjectedValues[\.clock]  // no issue: allowed
+  ///   _ = InjectedValues[\.logger]  // no issue: allowed
+  /// }
+  /// ```
+  ///
+  /// Each accessor's getter runs once when a test case starts, to find the key it reads; a
+  /// read-only view allows the keys its getter reads.
+  ///
+  /// - Parameter keyPaths: The accessors on `InjectedValues` whose keys may fall back.
+  /// - Returns: A trait for `@Test` or `@Suite`.
+  public static func strictInjection<each Value>(
+    allowing keyPaths: repeat KeyPath<InjectedValues, each Value> & Sendable
+  ) -> Self {
+    var accessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]] = []
+    for keyPath in repeat each keyPaths {
+      accessors.append { $0._keysRead(by: keyPath) }
+    }
+    return StrictInjectionTrait(allowedAccessors: accessors, allowedKeys: [])
+  }
+
+  /// Returns a strict-mode trait that lets the dependencies that `keys` name fall back.
+  ///
+  /// Use it for a key read without an accessor, such as a type that is its own key:
+  ///
+  /// ```swift
+  /// @Test("Reads the live clock", .strictInjection(allowingKeys: ClockKey.self))
+  /// func readsTheLiveClock() {
+  ///   _ = InjectedValues[ClockKey.self]  // no issue: allowed
+  /// }
+  /// ```
+  ///
+  /// - Parameter keys: The key types that may fall back.
+  /// - Returns: A trait for `@Test` or `@Suite`.
+  public static func strictInjection(allowingKeys keys: any InjectionKey.Type...) -> Self {
+    StrictInjectionTrait(
+      allowedAccessors: [],
+      allowedKeys: Set(keys.map { ObjectIdentifier($0) })
+    )
+  }
+}

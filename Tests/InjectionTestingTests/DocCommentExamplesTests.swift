@@ -1,0 +1,104 @@
+import Injection
+import InjectionTesting
+import Testing
+
+// The examples in the doc comments of InjectionTesting's Swift Testing API, verbatim, so that
+// each one compiles and runs. The XCTest ones are in InjectedTestCaseTests.swift.
+
+@Suite("Doc comment examples")
+struct DocCommentExamplesTests {
+  // Mirrors the doc comment of `InjectingTrait`.
+  @Test("Greets with the mock", .injecting { $0.greeting = MockGreeting(word: "Hi") })
+  func greetsWithTheMock() {
+    #expect(Greeter().greet("Ada") == "Hi, Ada")
+  }
+
+  @Test("InjectingTrait.provideScope(for:testCase:performing:) runs the body in the scope")
+  func injectingProvideScope() async throws {
+    // Mirrors the doc comment of `InjectingTrait.provideScope(for:testCase:performing:)`.
+    let trait: InjectingTrait = .injecting { $0.count = 7 }
+    try await trait.provideScope(for: Test.current!, testCase: nil) {
+      #expect(InjectedValues[\.count] == 7)
+    }
+  }
+
+  // Mirrors the doc comment of `StrictInjectionTrait`.
+  @Test(
+    "Greets without live dependencies",
+    .strictInjection(allowing: \.clock),
+    .injecting { $0.greeting = MockGreeting(word: "Hi") }
+  )
+  func greetsWithoutLiveDependencies() {
+    #expect(Greeter().greet("Ada") == "Hi, Ada")
+  }
+
+  @Test("StrictInjectionTrait.provideScope(for:testCase:performing:) reports a fallback")
+  func strictProvideScope() async throws {
+    // Mirrors the doc comment of `StrictInjectionTrait.provideScope(for:testCase:performing:)`.
+    let trait: StrictInjectionTrait = .strictInjection
+    try await trait.provideScope(for: Test.current!, testCase: nil) {
+      withKnownIssue { _ = InjectedValues[\.count] }  // a fallback to the default
+    }
+  }
+
+  // Mirrors the doc comment of `Trait.strictInjection`.
+  @Test(
+    "Uses only mocks",
+    .strictInjection,
+    .injecting { $0.greeting = MockGreeting(word: "Hi") }
+  )
+  func usesOnlyMocks() {
+    #expect(Greeter().greet("Ada") == "Hi, Ada")
+  }
+
+  // Mirrors the doc comment of `Trait.strictInjection(allowing:)`.
+  @Test("Reads the live clock and logger", .strictInjection(allowing: \.clock, \.logger))
+  func readsTheLiveClockAndLogger() {
+    _ = InjectedValues[\.clock]  // no issue: allowed
+    _ = InjectedValues[\.logger]  // no issue: allowed
+  }
+
+  // Mirrors the doc comment of `Trait.strictInjection(allowingKeys:)`.
+  @Test("Reads the live clock", .strictInjection(allowingKeys: ClockKey.self))
+  func readsTheLiveClock() {
+    _ = InjectedValues[ClockKey.self]  // no issue: allowed
+  }
+}
+
+// Mirrors the doc comment of `InjectingTrait.isRecursive`.
+@Suite("Outer", .injecting { $0.count = 1 })
+struct OuterTests {
+  @Suite("Inner")
+  struct InnerTests {
+    @Test("Sees the outer suite's override")
+    func seesTheOuterSuitesOverride() {
+      #expect(InjectedValues[\.count] == 1)
+    }
+  }
+}
+
+// Mirrors the doc comment of `Trait.injecting(_:fileID:line:)`.
+@Suite("Counting", .injecting { $0.count = 1 })
+struct CountingTests {
+  @Test("Builds on the suite's override", .injecting { $0.count += 1 })
+  func buildsOnTheSuite() {
+    #expect(InjectedValues[\.count] == 2)
+  }
+
+  @Test("Loads a fixture", .injecting { $0.count = try await loadFixtureCount() })
+  func loadsAFixture() {
+    #expect(InjectedValues[\.count] == 42)
+  }
+}
+
+// Mirrors the doc comment of `StrictInjectionTrait.isRecursive`.
+@Suite("Strict", .strictInjection)
+struct StrictTests {
+  @Suite("Nested")
+  struct NestedTests {
+    @Test("Is strict too", .injecting { $0.count = 1 })
+    func isStrictToo() {
+      #expect(InjectedValues[\.count] == 1)
+    }
+  }
+}

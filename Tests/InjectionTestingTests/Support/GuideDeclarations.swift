@@ -1,0 +1,71 @@
+// Mirrors Docs/Testing.md, the first Swift block: the declarations every example on that page
+// shares, verbatim. The other blocks are mirrored in TestingGuideTests.swift and
+// TestingGuideXCTests.swift.
+//
+// `APIKey` is set globally only by `LegacyProfileXCTests`, the guide's example of what not to do.
+// No other test reads `\.api` without overriding it, except one that accepts either fallback.
+
+import Injection
+import InjectionTesting
+import Testing
+
+protocol APIClient: Sendable {
+  func userName(id: Int) async throws -> String
+}
+
+struct LiveAPI: APIClient {
+  func userName(id: Int) async throws -> String {
+    // The real network call goes here.
+    "user \(id)"
+  }
+}
+
+struct MockAPI: APIClient {
+  var name = "Ada"
+
+  func userName(id: Int) async throws -> String { name }
+
+  /// Stands in for reading a fixture file: it may suspend and throw.
+  static func loadFixture() async throws -> MockAPI {
+    MockAPI(name: "Fixture")
+  }
+}
+
+struct APIKey: InjectionKey {
+  static let currentValue: any APIClient = LiveAPI()
+}
+
+protocol Logger: Sendable {
+  func log(_ message: String)
+}
+
+struct PrintLogger: Logger {
+  func log(_ message: String) { print(message) }
+}
+
+struct LoggerKey: InjectionKey {
+  static let currentValue: any Logger = PrintLogger()
+}
+
+extension InjectedValues {
+  var api: any APIClient {
+    get { self[APIKey.self] }
+    set { self[APIKey.self] = newValue }
+  }
+
+  var logger: any Logger {
+    get { self[LoggerKey.self] }
+    set { self[LoggerKey.self] = newValue }
+  }
+}
+
+struct ProfileModel {
+  @Injected(\.api) var api
+  @Injected(\.logger) var logger
+
+  func title(forUser id: Int) async throws -> String {
+    let name = try await api.userName(id: id)
+    logger.log("loaded user \(id)")
+    return "Profile of \(name)"
+  }
+}

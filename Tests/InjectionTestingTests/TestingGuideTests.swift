@@ -1,0 +1,98 @@
+import Injection
+import InjectionTesting
+import Testing
+
+// The Swift Testing examples of Docs/Testing.md, verbatim, one block after another, so that each
+// one compiles and runs. The shared declarations are in Support/GuideDeclarations.swift; the
+// XCTest examples are in TestingGuideXCTests.swift. Edit a block here and in the guide together.
+
+// Mirrors Docs/Testing.md, "Parallel tests with the traits", first block.
+@Suite("Profile")
+struct ProfileTests {
+  @Test("Shows the user's name", .injecting { $0.api = MockAPI(name: "Ada") })
+  func showsTheUsersName() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of Ada")
+  }
+}
+
+// Mirrors Docs/Testing.md, "Parallel tests with the traits", second block.
+@Suite("Profile, with a mock API in every test", .injecting { $0.api = MockAPI(name: "Ada") })
+struct MockedProfileTests {
+  @Test("Uses the suite's mock")
+  func usesTheSuitesMock() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of Ada")
+  }
+
+  @Test("Replaces the suite's mock", .injecting { $0.api = MockAPI(name: "Grace") })
+  func replacesTheSuitesMock() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of Grace")
+  }
+}
+
+// Mirrors Docs/Testing.md, "Parallel tests with the traits", third block.
+@Suite("Profile, parameterized")
+struct ParameterizedProfileTests {
+  @Test(
+    "Every case gets a fresh mock, loaded from a fixture",
+    .injecting { $0.api = try await MockAPI.loadFixture() },
+    arguments: [1, 2, 3]
+  )
+  func loadsEachUser(id: Int) async throws {
+    #expect(try await ProfileModel().title(forUser: id) == "Profile of Fixture")
+  }
+
+  @Test("Each argument runs with its own mock", arguments: ["Ada", "Grace", "Hedy"])
+  func showsEachName(name: String) async throws {
+    let title = try await withInjectedValues {
+      $0.api = MockAPI(name: name)
+    } operation: {
+      try await ProfileModel().title(forUser: 1)
+    }
+    #expect(title == "Profile of \(name)")
+  }
+}
+
+// Mirrors Docs/Testing.md, "Strict mode", first Swift block.
+@Suite("Profile, strict", .strictInjection(allowing: \.logger))
+struct StrictProfileTests {
+  @Test("Uses no live dependency", .injecting { $0.api = MockAPI(name: "Ada") })
+  func usesNoLiveDependency() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of Ada")
+  }
+}
+
+// Mirrors Docs/Testing.md, "Strict mode", second Swift block.
+@Suite("Profile defaults")
+struct ProfileDefaultsTests {
+  @Test("Falls back to the live API without a mock", .strictInjection(allowing: \.logger))
+  func fallsBackToTheLiveAPI() async throws {
+    try await withKnownIssue {
+      _ = try await ProfileModel().title(forUser: 1)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("APIKey has no override") }
+    }
+  }
+}
+
+// Mirrors Docs/Testing.md, "Reading provenance".
+@Suite("Profile provenance")
+struct ProfileProvenanceTests {
+  @Test("Sees the mock", .injecting { $0.api = MockAPI(name: "Ada") })
+  func seesTheMock() async throws {
+    let source = InjectedValues.current.source(of: \.api)
+    #expect(source != .defaultValue, "api comes from the \(source)\n\(InjectedValues.current)")
+  }
+}
+
+// Mirrors Docs/Testing.md, "Migrating from global mocks set in `setUp`", second block.
+@Suite(
+  "Profile, migrated",
+  .injecting { $0.api = MockAPI(name: "Ada") },
+  .strictInjection(allowing: \.logger)
+)
+struct MigratedProfileTests {
+  @Test("Shows the user's name")
+  func showsTheUsersName() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of Ada")
+  }
+}
