@@ -1,7 +1,6 @@
 import Injection
-import Testing
-
 import InjectionTesting
+import Testing
 
 /// Numbers handed out by update closures, one per test case.
 private let serials = Locked<(next: Int, seen: Set<Int>)>((0, []))

@@ -1,7 +1,6 @@
 import Injection
-import Testing
-
 import InjectionTesting
+import Testing
 
 // Dependencies shared by the tests and by the doc-comment examples they mirror; the testing
 // guide's own declarations are in `GuideDeclarations.swift`. None of them is ever set globally,
