@@ -1,2 +1,0 @@
-// Placeholder: the server example is written in the servers issue.
-import Injection
