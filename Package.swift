@@ -21,7 +21,10 @@ let package = Package(
     .executableTarget(name: "InjectionDemo", dependencies: ["Injection"]),
 
     // Benchmarks: a synchronous `main`, so that callgrind can count instructions per case.
-    .executableTarget(name: "InjectionBenchmarks", dependencies: ["Injection", "BenchmarkSupport"]),
+    .executableTarget(
+      name: "InjectionBenchmarks",
+      dependencies: ["Injection", "BenchmarkSupport"]
+    ),
     // The black hole lives in its own module, so the optimizer cannot see through it.
     .target(name: "BenchmarkSupport"),
 
