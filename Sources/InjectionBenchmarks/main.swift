@@ -1,1 +1,72 @@
-print("InjectionBenchmarks: not written yet")
+// The benchmark suite of issue 4: `swift run -c release InjectionBenchmarks [--help]`.
+//
+// `main` is synchronous on purpose: valgrind cannot run an async `main` here, and callgrind's
+// instruction counts (Docs/Benchmarks/instruction-counts.sh) need valgrind.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+let startDate = Machine.date
+
+if options.list {
+  for benchmark in Catalog.all { print("\(benchmark.id)\t\(benchmark.title)") }
+  exit(0)
+}
+
+let benchmarks = Catalog.select(options.filters, withBaselines: options.iterations == nil)
+guard !benchmarks.isEmpty else {
+  print("InjectionBenchmarks: no case matches \(options.filters); see --list")
+  exit(2)
+}
+
+print("# Injection benchmarks\n")
+print(Machine.description(startDate: startDate))
+if let iterations = options.iterations {
+  print("Method:    exactly \(iterations) operations per case, once (no warm-up, no calibration)")
+} else if options.smoke {
+  print(
+    "Method:    smoke pass: \(Runner.smokeIterations) operations per case, once; not a measurement"
+  )
+} else {
+  print(
+    "Method:    warm-up, calibration to \(options.milliseconds) ms per measurement, "
+      + "\(options.repetitions) measurements per case round-robin; median and minimum"
+  )
+}
+
+let measurements = Runner(options: options).measure(benchmarks)
+print("Load:      \(Machine.loadAverage) (1, 5, 15 minutes) at the end")
+let judgesTargets = options.iterations == nil && !options.smoke
+Report(measurements: measurements, judgesTargets: judgesTargets).print(groups: Group.all)
+
+if options.iterations != nil, let bytes = PeakMemory.residentBytes() {
+  print("\n\(PeakMemory.label) \(bytes)")
+}
+
+// Child processes that fail mean a case that no longer runs: the tool then exits with 1.
+var childrenSucceeded = true
+if options.iterations == nil && !options.timingOnly {
+  // Counting under valgrind takes seconds per case: a smoke pass only checks the tool runs.
+  if !options.smoke {
+    childrenSucceeded = AllocationReport.print(benchmarks) && childrenSucceeded
+  }
+  let requests = options.smoke ? Runner.smokeIterations : PerRequestCases.requests
+  let simulations = benchmarks.filter { $0.group == Group.perRequest }
+  childrenSucceeded = PeakMemoryReport.print(simulations, requests: requests) && childrenSucceeded
+}
+
+if let path = options.chartPath {
+  guard TextFile.write(Chart(comparing: measurements, date: startDate).svg, to: path) else {
+    print("InjectionBenchmarks: cannot write \(path)")
+    exit(1)
+  }
+  print("\nChart written to \(path)")
+}
+
+if !childrenSucceeded {
+  print("\nInjectionBenchmarks: a child process failed (see the tables above)")
+  exit(1)
+}

@@ -1,0 +1,20 @@
+/// The report's sections, in order.
+enum Group {
+  static let baselines = "Baselines"
+  static let reads = "Reads"
+  static let scopes = "Scopes"
+  static let scaling = "Scaling (default reads on threads)"
+  static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
+  static let all = [baselines, reads, scopes, scaling, perRequest]
+}
+
+/// The ids of the cases that others are compared with.
+enum BaselineID {
+  static let staticLet = "baseline.static-let"
+  static let taskLocal = "baseline.task-local"
+  static let taskLocalBound = "baseline.task-local.bound"
+  static let withValue = "baseline.with-value"
+  static let taskLocalAfterGlobalWrite = "baseline.task-local.after-global-write"
+  static let overriddenRead = "read.overridden"
+  static let rawRequests = "request.task-local"
+}

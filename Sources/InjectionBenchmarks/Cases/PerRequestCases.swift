@@ -1,0 +1,116 @@
+import BenchmarkSupport
+import Dispatch
+import Injection
+
+/// A server in miniature: every request is a task that enters a scope with two overrides and
+/// reads dependencies ten times; the same written with raw task-locals is the baseline.
+///
+/// A driver task keeps `concurrency` requests in flight, in a task group, as a server bounds
+/// its open connections; the synchronous `main` waits for the driver. Unbounded, the driver
+/// would queue requests faster than they finish, and the peak memory would measure that
+/// backlog rather than the requests.
+enum PerRequestCases {
+  static let requests = 100_000
+  static let concurrency = 1_000
+
+  static var all: [Benchmark] {
+    [raw, throughSubscript, throughWrapper]
+  }
+
+  static var raw: Benchmark {
+    simulation(BaselineID.rawRequests, "raw @TaskLocal: 2 withValue, 10 reads", baseline: nil) {
+      await RawTaskLocals.$service.withValue(Services.mock) { () async in
+        await RawTaskLocals.$secondService.withValue(Services.mock) { () async in
+          var sum = 0
+          for _ in 0..<5 {
+            sum &+= RawTaskLocals.service.call()
+            sum &+= RawTaskLocals.secondService.call()
+          }
+          blackHole(sum)
+        }
+      }
+    }
+  }
+
+  static var throughSubscript: Benchmark {
+    simulation(
+      "request.scope",
+      #"scope with 2 overrides, 10 InjectedValues[\.x] reads"#,
+      baseline: BaselineID.rawRequests
+    ) {
+      await withInjectedValues {
+        $0.service = Services.mock
+        $0.secondService = Services.mock
+      } operation: { () async in
+        var sum = 0
+        for _ in 0..<5 {
+          sum &+= InjectedValues[\.service].call()
+          sum &+= InjectedValues[\.secondService].call()
+        }
+        blackHole(sum)
+      }
+    }
+  }
+
+  static var throughWrapper: Benchmark {
+    let holder = makeHolder()
+    return simulation(
+      "request.scope.injected",
+      "scope with 2 overrides, 10 @Injected reads",
+      baseline: BaselineID.rawRequests
+    ) {
+      await withInjectedValues {
+        $0.service = Services.mock
+        $0.secondService = Services.mock
+      } operation: { () async in
+        var sum = 0
+        for _ in 0..<5 {
+          sum &+= holder.dependencies.service.call()
+          sum &+= holder.dependencies.secondService.call()
+        }
+        blackHole(sum)
+      }
+    }
+  }
+
+  private static func simulation(
+    _ id: String,
+    _ title: String,
+    baseline: String?,
+    request: @escaping @Sendable () async -> Void
+  ) -> Benchmark {
+    Benchmark(
+      id,
+      title,
+      group: Group.perRequest,
+      baseline: baseline,
+      comparison: .throughput,
+      target: baseline.map { _ in .atLeast(0.85, "≥ 85% of the raw simulation's throughput") },
+      fixedIterations: requests
+    ) { iterations in
+      serve(iterations, request)
+    }
+  }
+
+  /// Runs `count` requests, each in a task of its own, at most `concurrency` at a time, and
+  /// waits until all have finished.
+  private static func serve(_ count: Int, _ request: @escaping @Sendable () async -> Void) {
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+      await withTaskGroup(of: Void.self) { group in
+        var started = 0
+        while started < min(count, concurrency) {
+          group.addTask(operation: request)
+          started += 1
+        }
+        while await group.next() != nil {
+          guard started < count else { continue }
+          group.addTask(operation: request)
+          started += 1
+        }
+      }
+      finished.signal()
+    }
+    finished.wait()
+  }
+}

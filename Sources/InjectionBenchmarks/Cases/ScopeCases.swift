@@ -1,0 +1,71 @@
+import BenchmarkSupport
+import Injection
+
+/// Entering a scope: with one override, with eight, and re-entering a snapshot.
+enum ScopeCases {
+  static var all: [Benchmark] {
+    [enterWithOneOverride, enterWithEightOverrides, reenterSnapshot]
+  }
+
+  static var enterWithOneOverride: Benchmark {
+    Benchmark(
+      "scope.enter.1-override",
+      "scope entry, 1 override",
+      group: Group.scopes,
+      baseline: BaselineID.withValue,
+      target: .atMost(2, "≤ 2× a raw withValue"),
+      allocationLimit: 1
+    ) { iterations in
+      let mock = Services.mock
+      for _ in 0..<iterations {
+        withInjectedValues {
+          $0.service = mock
+        } operation: {
+        }
+      }
+    }
+  }
+
+  static var enterWithEightOverrides: Benchmark {
+    Benchmark(
+      "scope.enter.8-overrides",
+      "scope entry, 8 overrides",
+      group: Group.scopes,
+      baseline: BaselineID.withValue
+    ) { iterations in
+      let mock = Services.mock
+      for _ in 0..<iterations {
+        withInjectedValues {
+          $0.service = mock
+          $0[FillerKey<D0, D1>.self] = mock
+          $0[FillerKey<D0, D2>.self] = mock
+          $0[FillerKey<D0, D3>.self] = mock
+          $0[FillerKey<D0, D4>.self] = mock
+          $0[FillerKey<D0, D5>.self] = mock
+          $0[FillerKey<D0, D6>.self] = mock
+          $0[FillerKey<D0, D7>.self] = mock
+        } operation: {
+        }
+      }
+    }
+  }
+
+  static var reenterSnapshot: Benchmark {
+    Benchmark(
+      "scope.snapshot",
+      "snapshot re-entry, withInjectedValues(values) {}",
+      group: Group.scopes,
+      baseline: BaselineID.withValue,
+      target: .atMost(2, "≤ 2× a raw withValue")
+    ) { iterations in
+      let values = withInjectedValues {
+        $0.service = Services.mock
+      } operation: {
+        InjectedValues.current
+      }
+      for _ in 0..<iterations {
+        withInjectedValues(values) {}
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import Injection
+
+/// The key of the dependency the read cases measure.
+struct ServiceKey: InjectionKey {
+  static let currentValue: any Service = Services.live
+}
+
+/// The key of the value-type dependency the scaling cases also read.
+struct ValueServiceKey: InjectionKey {
+  static let currentValue: any Service = ValueService(id: 4)
+}
+
+/// A second key, for the second override of the per-request simulation.
+struct SecondServiceKey: InjectionKey {
+  static let currentValue: any Service = Services.live
+}
+
+/// A key that only ever has a global value; see the global-override case.
+struct GlobalServiceKey: InjectionKey {
+  static let currentValue: any Service = Services.live
+}
+
+extension InjectedValues {
+  var service: any Service {
+    get { self[ServiceKey.self] }
+    set { self[ServiceKey.self] = newValue }
+  }
+
+  var valueService: any Service {
+    get { self[ValueServiceKey.self] }
+    set { self[ValueServiceKey.self] = newValue }
+  }
+
+  var secondService: any Service {
+    get { self[SecondServiceKey.self] }
+    set { self[SecondServiceKey.self] = newValue }
+  }
+
+  var globalService: any Service {
+    get { self[GlobalServiceKey.self] }
+    set { self[GlobalServiceKey.self] = newValue }
+  }
+}

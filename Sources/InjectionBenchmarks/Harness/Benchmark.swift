@@ -1,0 +1,92 @@
+/// One benchmark case: an operation, run a given number of times per measurement.
+struct Benchmark {
+  /// How a case's time relates to its baseline's.
+  enum Comparison {
+    /// Cost per operation: the ratio is this case's time over the baseline's (lower is better).
+    case cost
+    /// Throughput: the ratio is the baseline's time over this case's (higher is better).
+    case throughput
+  }
+
+  /// When a case runs. Global values cannot be removed once set, so the cases that set one run
+  /// after all the others.
+  enum Phase: Int, Comparable {
+    case main
+    case afterGlobalWrite
+
+    static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// Runs the operation `iterations` times. May set up a scope or threads around the loop.
+  typealias Body = (_ iterations: Int) -> Void
+
+  /// A stable identifier, used by `--filter` and the instruction-count script.
+  let id: String
+  /// What the case measures, for the report.
+  let title: String
+  /// The section of the report the case belongs to.
+  let group: String
+  /// The id of the case this one is compared with; `nil` for a case compared with nothing.
+  let baseline: String?
+  let comparison: Comparison
+  /// The goal for the ratio to the baseline, if the performance issue sets one.
+  let target: Target?
+  let phase: Phase
+  /// The most heap objects one operation may allocate, if the performance issue sets a limit.
+  let allocationLimit: Int?
+  /// For cases with a fixed size (the per-request simulation): the operations per measurement.
+  /// Such cases are not calibrated.
+  let fixedIterations: Int?
+  let body: Body
+
+  init(
+    _ id: String,
+    _ title: String,
+    group: String,
+    baseline: String? = nil,
+    comparison: Comparison = .cost,
+    target: Target? = nil,
+    phase: Phase = .main,
+    allocationLimit: Int? = nil,
+    fixedIterations: Int? = nil,
+    body: @escaping Body
+  ) {
+    self.id = id
+    self.title = title
+    self.group = group
+    self.baseline = baseline
+    self.comparison = comparison
+    self.target = target
+    self.phase = phase
+    self.allocationLimit = allocationLimit
+    self.fixedIterations = fixedIterations
+    self.body = body
+  }
+}
+
+/// A goal for a case's ratio to its baseline.
+struct Target {
+  enum Bound {
+    case atMost(Double)
+    case atLeast(Double)
+  }
+
+  let bound: Bound
+  /// The goal as the performance issue states it.
+  let text: String
+
+  static func atMost(_ limit: Double, _ text: String) -> Target {
+    Target(bound: .atMost(limit), text: text)
+  }
+
+  static func atLeast(_ limit: Double, _ text: String) -> Target {
+    Target(bound: .atLeast(limit), text: text)
+  }
+
+  func isMet(by ratio: Double) -> Bool {
+    switch bound {
+    case .atMost(let limit): ratio <= limit
+    case .atLeast(let limit): ratio >= limit
+    }
+  }
+}
