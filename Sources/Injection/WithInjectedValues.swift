@@ -28,6 +28,7 @@
 ///   - line: The line recorded as where the overrides were set; leave the default.
 /// - Returns: What `operation` returns.
 /// - Throws: What `update` or `operation` throws.
+@inlinable
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ update: (inout InjectedValues) throws(Failure) -> Void,
@@ -99,6 +100,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - operation: The code to run with them.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
+@inlinable
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,

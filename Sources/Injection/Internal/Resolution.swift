@@ -71,6 +71,7 @@ extension InjectedValues {
   }
 
   /// Indexes the overrides if lookups would otherwise walk too many boxes.
+  @usableFromInline
   mutating func _indexIfNeeded() {
     if let head = overrides, head.unindexedDepth > OverrideIndex.maximumUnindexedDepth {
       overrides = OverrideIndex(indexing: head)

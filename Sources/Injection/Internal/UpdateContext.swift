@@ -21,6 +21,7 @@ struct UpdateContext {
   @usableFromInline
   static let slot = ThreadLocal()
 
+  @usableFromInline
   init(values: InjectedValues, site: OverrideSite, isProbe: Bool) {
     self.values = values
     self.site = site

@@ -4,7 +4,7 @@ extension InjectedValues {
   /// The closure receives a proxy whose reads and writes go to an `UpdateContext`, which the
   /// static `Self[Key.self]` subscript finds too: instance-style and seed-style accessors then
   /// build the same values. The new values start from the current task's, one scope deeper.
-  @usableFromInline
+  @inlinable
   static func _updating<Failure: Error>(
     with update: (inout InjectedValues) throws(Failure) -> Void,
     at site: OverrideSite

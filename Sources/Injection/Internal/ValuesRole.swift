@@ -18,8 +18,14 @@ final class ValuesRole: Sendable {
   }
 
   let kind: Kind
+  /// Whether writes through a value with this role go somewhere other than the value itself:
+  /// true for every role but strict mode's, which stores writes like a plain value.
+  @usableFromInline let routesWrites: Bool
 
-  init(_ kind: Kind) { self.kind = kind }
+  init(_ kind: Kind) {
+    self.kind = kind
+    if case .observed = kind { routesWrites = false } else { routesWrites = true }
+  }
 
   @usableFromInline static let updateProxy = ValuesRole(.updateProxy)
   static let globalWriter = ValuesRole(.globalWriter)
@@ -29,12 +35,6 @@ final class ValuesRole: Sendable {
   var asyncUpdate: AsyncUpdateBuffer? {
     if case .asyncUpdate(let buffer) = kind { return buffer }
     return nil
-  }
-
-  /// Whether writes through a value with this role go somewhere other than the value itself.
-  @usableFromInline var routesWrites: Bool {
-    if case .observed = kind { return false }
-    return true
   }
 
   var observer: (any InjectionFallbackObserver)? {
