@@ -37,8 +37,9 @@ extension InjectedValues: CustomStringConvertible {
   /// ```
   ///
   /// - Parameter key: The key type of the dependency.
-  /// - Returns: The scope (with its location) that overrides the key, or `.global` if a global
-  ///   value is set for it, or `.defaultValue`.
+  /// - Returns: The scope (with its location) that overrides the key, `.snapshot` if the
+  ///   override was set on a values value outside an update closure, `.global` if a global value
+  ///   is set for it, or `.defaultValue`.
   public func source<Key: InjectionKey>(of key: Key.Type) -> InjectionSource {
     let bits = KeyTable<any OverrideBox>.key(Key.self)
     if let box = overrides?.find(bits) {
@@ -60,8 +61,9 @@ extension InjectedValues: CustomStringConvertible {
   /// dependencies, the answer is about the first one it reads.
   ///
   /// - Parameter keyPath: The accessor on `InjectedValues`.
-  /// - Returns: The source of the first key the accessor reads, or `.defaultValue` if it
-  ///   reads none.
+  /// - Returns: The source of the first key the accessor reads (a scope with its location,
+  ///   `.snapshot` if the override was set on a values value outside an update closure,
+  ///   `.global`, or `.defaultValue`), or `.defaultValue` if it reads none.
   public func source<Value>(of keyPath: KeyPath<InjectedValues, Value>) -> InjectionSource {
     guard let key = keysRead(by: keyPath).first else { return .defaultValue }
     return _source(of: key)
