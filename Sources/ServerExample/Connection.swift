@@ -71,17 +71,10 @@ struct Connection: Sendable {
   }
 
   private func write(_ bytes: [UInt8]) async throws {
-    var sent = 0
-    while sent < bytes.count {
-      if let count = try socket.writeSome(bytes[sent...]) {
-        sent += count
-      } else {
-        try await poller.wait(
-          for: .writable,
-          on: socket.descriptor,
-          timeoutMilliseconds: Self.idleTimeoutMilliseconds
-        )
-      }
-    }
+    try await socket.writeAll(
+      bytes,
+      waitingWith: poller,
+      timeoutMilliseconds: Self.idleTimeoutMilliseconds
+    )
   }
 }

@@ -172,4 +172,26 @@ final class Socket: Sendable {
     if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
     throw SocketError("send")
   }
+
+  /// Writes all of `bytes`, waiting with `poller` whenever the socket takes no more yet.
+  ///
+  /// - Throws: A `SocketError` if the write fails, or what `poller` throws while waiting.
+  func writeAll(
+    _ bytes: [UInt8],
+    waitingWith poller: Poller,
+    timeoutMilliseconds: Int?
+  ) async throws {
+    var sent = 0
+    while sent < bytes.count {
+      if let count = try writeSome(bytes[sent...]) {
+        sent += count
+      } else {
+        try await poller.wait(
+          for: .writable,
+          on: descriptor,
+          timeoutMilliseconds: timeoutMilliseconds
+        )
+      }
+    }
+  }
 }

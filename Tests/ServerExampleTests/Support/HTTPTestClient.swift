@@ -42,19 +42,11 @@ struct HTTPTestClient: Sendable {
 
   /// Sends raw request bytes.
   func send(_ text: String) async throws {
-    let bytes = Array(text.utf8)
-    var sent = 0
-    while sent < bytes.count {
-      if let count = try socket.writeSome(bytes[sent...]) {
-        sent += count
-      } else {
-        try await poller.wait(
-          for: .writable,
-          on: socket.descriptor,
-          timeoutMilliseconds: Self.timeoutMilliseconds
-        )
-      }
-    }
+    try await socket.writeAll(
+      Array(text.utf8),
+      waitingWith: poller,
+      timeoutMilliseconds: Self.timeoutMilliseconds
+    )
   }
 
   /// Sends `GET path` with `headers` and returns the response.
