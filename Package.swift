@@ -15,7 +15,10 @@ let package = Package(
     .executable(name: "InjectionServerExample", targets: ["InjectionServerExample"]),
   ],
   targets: [
-    .target(name: "Injection"),
+    .target(name: "Injection", dependencies: ["CInjectionSupport"]),
+    // C11 atomics and a thread-local slot, which Swift offers on every declared platform only
+    // through C (`Synchronization` needs macOS 15 / iOS 18). See Docs/Design.md.
+    .target(name: "CInjectionSupport"),
     .target(name: "InjectionTesting", dependencies: ["Injection"]),
 
     .executableTarget(name: "InjectionDemo", dependencies: ["Injection"]),

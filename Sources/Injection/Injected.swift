@@ -12,18 +12,27 @@
 /// }
 /// ```
 ///
-/// The wrapper stores only the key path. It resolves on every access, in the scope active at
+/// The wrapper stores only a way to read the key path. It resolves on every access, in the scope active at
 /// that access, so an object created inside a scope and used after the scope has ended sees
 /// the outer values. To keep a scope's values, take ``InjectedValues/current`` inside the scope
 /// and re-enter it with ``withInjectedValues(_:operation:)``.
 ///
-/// Setting the wrapped value sets the global fallback, as `InjectedValues[\.x] = v` does. The
-/// setter is `nonmutating` for that reason. Assigning through a wrapper over a get-only
-/// accessor stops the program with a message: there is no key to set.
+/// Setting the wrapped value sets the global value, as `InjectedValues[\.x] = v` does. The
+/// setter is `nonmutating` for that reason. A write to a member, such as
+/// `settings.config.timeout = 5`, starts from the global value (or the default), never from a
+/// scope's override. Assigning through a wrapper over a get-only accessor stops the program
+/// with a message: there is no key to set.
 @propertyWrapper
 public struct Injected<Value>: Sendable {
+  /// Reads `values` through the key path, or, given a new value, sets the global value through
+  /// it and returns that value.
+  ///
+  /// This closure is the key path's only use. For a key path literal, the optimizer then
+  /// specializes the closure for that constant key path and turns `values[keyPath:]` into a
+  /// direct call of the accessor's getter (its `ConstantCapturePropagation` pass requires the
+  /// captured key path to have no other use). Any other key path is applied as usual.
   @usableFromInline
-  let keyPath: KeyPath<InjectedValues, Value> & Sendable
+  let access: @Sendable (_ values: InjectedValues, _ newValue: UnsafePointer<Value>?) -> Value
 
   /// Creates a wrapper that reads the dependency behind `keyPath`.
   ///
@@ -35,22 +44,36 @@ public struct Injected<Value>: Sendable {
   ///   read-only.
   @inlinable
   public init(_ keyPath: KeyPath<InjectedValues, Value> & Sendable) {
-    self.keyPath = keyPath
+    access = { values, newValue in
+      guard let newValue else { return values[keyPath: keyPath] }
+      // The key path reaches the setter through a non-escaping closure, so that the read path
+      // above keeps no use of it: a specialized closure never creates the key path.
+      Self._setGlobal(newValue.pointee) { keyPath }
+      return newValue.pointee
+    }
   }
 
-  /// The dependency as the current task sees it; setting it sets the global fallback.
+  /// The dependency as the current task sees it; setting it sets the global value.
   ///
   /// ```swift
   /// greeter.greeting = "Howdy"   // global: every task without an override sees "Howdy"
   /// ```
   @inlinable
   public var wrappedValue: Value {
-    get { InjectedValues._storage.get()[keyPath: keyPath] }
-    nonmutating set { Self._setGlobal(newValue, through: keyPath) }
+    get { access(InjectedValues(head: InjectedValues._visibleHead), nil) }
+    nonmutating set {
+      _ = withUnsafePointer(to: newValue) { access(InjectedValues(), $0) }
+    }
+    nonmutating _modify {
+      var value = InjectedValues._globalValue { access(InjectedValues(), nil) }
+      yield &value
+      _ = withUnsafePointer(to: value) { access(InjectedValues(), $0) }
+    }
   }
 
   @usableFromInline
-  static func _setGlobal(_ value: Value, through keyPath: KeyPath<InjectedValues, Value>) {
+  static func _setGlobal(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
+    let keyPath = keyPath()
     guard let writable = keyPath as? WritableKeyPath<InjectedValues, Value> else {
       fatalError(
         "Injection: cannot assign through @Injected(\(keyPath)): its accessor on InjectedValues "

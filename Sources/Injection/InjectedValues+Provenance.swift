@@ -13,18 +13,17 @@ extension InjectedValues: CustomStringConvertible {
   /// Global values and defaults are not listed: ask ``source(of:)-(Key.Type)`` about a key to
   /// see whether it falls back to one of them.
   public var description: String {
-    let boxes = visibleOverrides
+    let overrides = visibleOverrides
     var lines = [
-      boxes.isEmpty
+      overrides.isEmpty
         ? "InjectedValues: no overrides"
-        : "InjectedValues: \(boxes.count) override\(boxes.count == 1 ? "" : "s"), innermost first"
+        : "InjectedValues: \(overrides.count) override\(overrides.count == 1 ? "" : "s"), "
+          + "innermost first"
     ]
-    for box in boxes {
-      lines.append(
-        "  \(box.key) = \(Self._abbreviated(box.valueDescription))  ← \(box.site.source)"
-      )
+    for (key, value, site) in overrides {
+      lines.append("  \(key) = \(Self._abbreviated(value))  ← \(site.source)")
     }
-    if role?.observer != nil {
+    if _observer != nil {
       lines.append("  (strict: reads that fall back to a global value or default are reported)")
     }
     return lines.joined(separator: "\n")
@@ -41,11 +40,7 @@ extension InjectedValues: CustomStringConvertible {
   ///   override was set on a values value outside an update closure, `.global` if a global value
   ///   is set for it, or `.defaultValue`.
   public func source<Key: InjectionKey>(of key: Key.Type) -> InjectionSource {
-    let bits = KeyTable<any OverrideBox>.key(Key.self)
-    if let box = overrides?.find(bits) {
-      return unsafeDowncast(box, to: Box<Key>.self).site.source
-    }
-    return GlobalValues.shared.box(for: bits) == nil ? .defaultValue : .global
+    source(ofKey: Key.self)
   }
 
   /// Returns where these values get the dependency behind an accessor.
@@ -65,33 +60,27 @@ extension InjectedValues: CustomStringConvertible {
   ///   `.snapshot` if the override was set on a values value outside an update closure,
   ///   `.global`, or `.defaultValue`), or `.defaultValue` if it reads none.
   public func source<Value>(of keyPath: KeyPath<InjectedValues, Value>) -> InjectionSource {
-    guard let key = keysRead(by: keyPath).first else { return .defaultValue }
-    return _source(of: key)
+    guard let key = Self._keysRead(by: keyPath).first else { return .defaultValue }
+    return source(ofKey: key)
   }
 
-  private func _source<Key: InjectionKey>(of key: Key.Type) -> InjectionSource {
-    source(of: Key.self)
-  }
-
-  /// The keys the getter behind `keyPath` reads, in order, found by running it once.
-  func keysRead<Value>(by keyPath: KeyPath<InjectedValues, Value>) -> [any InjectionKey.Type] {
-    var context = UpdateContext(values: self, site: .snapshot, isProbe: true)
-    var probe = InjectedValues()
-    probe.role = .probe
-    withUnsafeMutablePointer(to: &context) { pointer in
-      UpdateContext.run(with: pointer) { _ = probe[keyPath: keyPath] }
+  private func source(ofKey key: any InjectionKey.Type) -> InjectionSource {
+    let id = UInt(bitPattern: ObjectIdentifier(key))
+    if let box = Node.find(id, from: head)?.takeUnretainedValue() {
+      return box.overrideDescription!.site.source
     }
-    return context.keysRead ?? []
+    return GlobalValues.box(for: id) == nil ? .defaultValue : .global
   }
 
   /// The overrides visible in these values, innermost first.
-  var visibleOverrides: [any OverrideBox] {
-    guard let overrides else { return [] }
-    var table = KeyTable<any AnyObject & Sendable>(capacity: overrides.visibleCountBound)
-    overrides.collectVisible(into: &table)
-    // Every element is a `Box`, which conforms to `OverrideBox`.
-    return table.elements.map { $0 as! any OverrideBox }.sorted {
-      $0.depth != $1.depth ? $0.depth > $1.depth : "\($0.key)" < "\($1.key)"
+  var visibleOverrides: [(key: any InjectionKey.Type, value: String, site: OverrideSite)] {
+    guard let head else { return [] }
+    let boxes = IndexNode(indexing: head).boxes
+    return boxes.map { box in
+      let (value, site) = box.overrideDescription!
+      return (box.overrideKey!, value, site)
+    }.sorted {
+      $0.site.depth != $1.site.depth ? $0.site.depth > $1.site.depth : "\($0.key)" < "\($1.key)"
     }
   }
 

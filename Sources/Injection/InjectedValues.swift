@@ -25,40 +25,50 @@
 ///
 /// ## Resolution order
 ///
-/// A read sees the innermost scope's override for that key; otherwise the global fallback, set
-/// by `InjectedValues[\.x] = v`, by `Self[Key.self] = v` outside an update closure, or by
+/// A read sees the innermost scope's override for that key; otherwise the global value, set by
+/// `InjectedValues[\.x] = v`, by `Self[Key.self] = v` outside an update closure, or by
 /// ``Injected``'s setter; otherwise `Key.currentValue`.
 ///
 /// A value of this type is a snapshot of the overrides of one task (see ``current``). It holds
 /// overrides only: global values and defaults are looked up when a key is read, so a global
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
-  /// The innermost override; it links to the others. See `OverrideNode` for the layout.
-  @usableFromInline var overrides: (any OverrideNode)?
-  /// A special behaviour, consulted only when a key has no override, and on writes.
-  @usableFromInline var role: ValuesRole?
-  /// How many scopes deep these values are; recorded on each override for descriptions.
-  @usableFromInline var depth: Int
+  /// The innermost override; it links to the others. See `Node` for the layout.
+  @usableFromInline var head: Node?
+  /// Where writes to this value are recorded as set, and the layer of the nodes they add (see
+  /// `OverrideSite.layer`): a write replaces a node of the same layer at the top of the chain
+  /// instead of hiding it. `nil` until the first write to a snapshot, which then takes the
+  /// layer of the chain it starts from.
+  @usableFromInline var site: OverrideSite?
+  /// Whether this value's own overrides include a value built on first use (`lazy`).
+  @usableFromInline var ownsLazyValues: Bool
+
+  /// A snapshot of the chain at `head`, with no writes of its own.
+  @inlinable
+  init(head: Node?) {
+    self.head = head
+    self.site = nil
+    self.ownsLazyValues = false
+  }
 
   // Internal on purpose: values come from `current`, so every value a user holds is a real
   // snapshot of some task's overrides.
   @inlinable
   init() {
-    overrides = nil
-    role = nil
-    depth = 0
+    self.init(head: nil)
   }
 
+  /// The current task's overrides: the head of its chain.
   @usableFromInline
-  static let _storage = TaskLocal(wrappedValue: InjectedValues())
+  static let _storage = TaskLocal<Node?>(wrappedValue: nil)
 
   // MARK: - Reading and writing one key
 
   /// Accesses the dependency that `key` names, as these values see it.
   ///
   /// Use it in accessors on `InjectedValues`. Reading returns this value's override for the
-  /// key, else the global fallback, else `Key.currentValue`. Writing overrides the key in this
-  /// value only: in an update closure, that is the new scope's override.
+  /// key, else the global value, else `Key.currentValue`. Writing overrides the key in this value
+  /// only: in an update closure, that is the new scope's override.
   ///
   /// ```swift
   /// extension InjectedValues {
@@ -74,31 +84,23 @@ public struct InjectedValues: Sendable {
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
-      if let value = _override(of: Key.self) { return value }
-      if role != nil { return _resolveWithRole(Key.self) }
-      return Self._fallback(Key.self)
+      if let box = Node.find(Self._key(Key.self), from: head) { return Self._value(of: box, as: Key.self) }
+      if let head, head.isObserved { Self._reportFallback(Key.self, in: head) }
+      return Self._sharedValue(Key.self)
     }
     set {
-      if let role, role.routesWrites {
-        if role === ValuesRole.updateProxy, let context = UpdateContext.active {
-          context.pointee.set(newValue, for: Key.self)
-        } else {
-          _write(newValue, for: Key.self)
-        }
-      } else {
-        _store(newValue, for: Key.self, site: .snapshot)
-      }
+      _write(Self._key(Key.self)) { next, site in Box<Key>(newValue, next: next, site: site) }
     }
   }
 
   /// Accesses the dependency that `key` names, as the current task sees it.
   ///
-  /// This is the accessor style of the seed pattern, `Self[Key.self]`, and it behaves exactly
-  /// like `self[Key.self]`:
+  /// This is the accessor style of the seed pattern, `Self[Key.self]`, and it behaves like
+  /// `self[Key.self]`:
   ///
   /// - Inside an update closure, reading sees the values being built and writing overrides the
-  ///   key in the new scope only.
-  /// - Elsewhere, reading sees the current task's values, and writing sets the global fallback.
+  ///   key in them.
+  /// - Elsewhere, reading sees the current task's values, and writing sets the global value.
   ///
   /// ```swift
   /// extension InjectedValues {
@@ -109,42 +111,44 @@ public struct InjectedValues: Sendable {
   /// }
   /// ```
   ///
+  /// A seed-style setter cannot tell which value it was called on: it writes into the values of
+  /// the update closure running in the current task, if any, else the global value. See
+  /// "Seed-style accessors" in the rules.
+  ///
   /// - Parameter key: The key type of the dependency.
   /// - Returns: The dependency's value.
   @inlinable
   public static subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    get {
-      if let context = UpdateContext.active { return context.pointee.get(Key.self) }
-      return _storage.get()[Key.self]
-    }
-    set {
-      if let context = UpdateContext.active {
-        context.pointee.set(newValue, for: Key.self)
-      } else {
-        _setFromStaticSubscript(newValue, for: Key.self)
-      }
-    }
+    get { InjectedValues(head: _visibleHead)[Key.self] }
+    set { _setFromType(newValue, for: Key.self) }
   }
 
   // MARK: - Reading and writing through accessors
 
-  /// Accesses a dependency through its accessor: reading sees the current task's value,
-  /// writing sets the global fallback.
+  /// Accesses a dependency through its accessor: reading sees the current task's value, writing
+  /// sets the global value.
   ///
   /// ```swift
-  /// InjectedValues[\.greeting] = "Howdy"   // the global fallback, for every task
+  /// InjectedValues[\.greeting] = "Howdy"   // the global value, for every task
   /// InjectedValues[\.greeting]             // "Howdy", unless a scope overrides it
   /// ```
   ///
   /// The write is global even inside a scope; to override in one scope, use
-  /// ``withInjectedValues(_:operation:fileID:line:)``.
+  /// ``withInjectedValues(_:operation:fileID:line:)``. A write starts from the global value (or
+  /// the default), never from a scope's override, so `InjectedValues[\.config.timeout] = 5` keeps
+  /// the global value's other members.
   ///
   /// - Parameter keyPath: The accessor on `InjectedValues`.
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
-    get { _storage.get()[keyPath: keyPath] }
+    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
     set { _setGlobal(newValue, through: keyPath) }
+    _modify {
+      var value = _globalValue(through: keyPath)
+      yield &value
+      _setGlobal(value, through: keyPath)
+    }
   }
 
   /// Reads a dependency through a get-only accessor, as the current task sees it.
@@ -163,7 +167,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
-    _storage.get()[keyPath: keyPath]
+    InjectedValues(head: _visibleHead)[keyPath: keyPath]
   }
 
   // MARK: - Snapshots
@@ -183,9 +187,39 @@ public struct InjectedValues: Sendable {
   /// ```
   ///
   /// A snapshot holds overrides only; global values and defaults are still looked up when a
-  /// key is read. Inside an update closure, `current` is the enclosing scope's values: read the
-  /// values being built through the closure's argument.
+  /// key is read. Inside an update closure, `current` is a copy of the values being built.
   public static var current: InjectedValues {
-    @inlinable get { _storage.get() }
+    InjectedValues(head: _resolvedHead)
+  }
+
+  // MARK: - Removing global values
+
+  /// Removes the global value of the dependency behind an accessor, so that reads fall back to
+  /// its default again.
+  ///
+  /// ```swift
+  /// InjectedValues[\.greeting] = "Howdy"
+  /// InjectedValues.resetGlobal(\.greeting)
+  /// InjectedValues[\.greeting]   // "Hello": the default
+  /// ```
+  ///
+  /// Scopes are untouched: a scope that overrides the key keeps its override. The accessor's
+  /// getter runs once to find the keys it reads; each of them loses its global value.
+  ///
+  /// - Parameter keyPath: The accessor on `InjectedValues`.
+  public static func resetGlobal<Value>(_ keyPath: KeyPath<InjectedValues, Value>) {
+    _resetGlobals(of: _keysRead(by: keyPath))
+  }
+
+  /// Removes every global value, so that every read that no scope overrides sees its key's
+  /// default again.
+  ///
+  /// ```swift
+  /// InjectedValues[\.greeting] = "Howdy"
+  /// InjectedValues.resetAllGlobals()
+  /// InjectedValues[\.greeting]   // "Hello"
+  /// ```
+  public static func resetAllGlobals() {
+    _resetGlobals(of: nil)
   }
 }

@@ -27,13 +27,3 @@ public enum InjectionSource: Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
-
-extension OverrideSite {
-  var source: InjectionSource {
-    switch self {
-    case .scope(let fileID, let line): .scope(fileID: "\(fileID)", line: Int(line))
-    case .snapshot: .snapshot
-    case .global: .global
-    }
-  }
-}

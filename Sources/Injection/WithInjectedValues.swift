@@ -1,3 +1,5 @@
+public import CInjectionSupport
+
 // MARK: - Scoping overrides
 
 /// Runs `operation` with the dependencies that `update` overrides, in the current task and
@@ -19,6 +21,10 @@
 /// scope's overrides of the others. Where the scope is not inherited (`Task.detached`, GCD,
 /// escaping callbacks), re-enter a snapshot with ``withInjectedValues(_:operation:)``.
 ///
+/// `update` is synchronous and runs before `operation`, in the current task. While it runs,
+/// every read in it sees the values being built: through `$0`, `InjectedValues.current`,
+/// `InjectedValues[\.x]` and `@Injected`.
+///
 /// Errors thrown by `update` or `operation` propagate, and the scope ends either way.
 ///
 /// - Parameters:
@@ -36,8 +42,9 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) throws(Failure) -> Result {
-  let values = try InjectedValues._updating(with: update, at: .scope(fileID: fileID, line: line))
-  return try withInjectedValues(values, operation: operation)
+  let values = try InjectedValues._updating(fileID: fileID, line: line, with: update)
+  if values.ownsLazyValues { return try InjectedValues._withLazyValues(values, operation) }
+  return try InjectedValues._withHead(values._headForBinding, operation)
 }
 
 /// Runs the asynchronous `operation` with the dependencies that `update` overrides, in the
@@ -55,6 +62,7 @@ public func withInjectedValues<Result, Failure: Error>(
 /// ```
 ///
 /// The operation runs on the caller's actor, so code on an actor can use its own state in it.
+/// `update` is synchronous, as in the synchronous form; only the operation may suspend.
 ///
 /// - Parameters:
 ///   - update: Changes the overrides for this scope. Use its argument only inside it.
@@ -64,6 +72,7 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - line: The line recorded as where the overrides were set; leave the default.
 /// - Returns: What `operation` returns.
 /// - Throws: What `update` or `operation` throws.
+@inlinable
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ update: (inout InjectedValues) throws(Failure) -> Void,
@@ -72,8 +81,11 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) async throws(Failure) -> Result {
-  let values = try InjectedValues._updating(with: update, at: .scope(fileID: fileID, line: line))
-  return try await withInjectedValues(values, operation: operation, isolation: isolation)
+  let values = try InjectedValues._updating(fileID: fileID, line: line, with: update)
+  if values.ownsLazyValues {
+    return try await InjectedValues._withLazyValues(values, operation, isolation: isolation)
+  }
+  return try await InjectedValues._withHead(values._headForBinding, operation, isolation: isolation)
 }
 
 // MARK: - Re-entering a snapshot
@@ -106,14 +118,7 @@ public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,
   operation: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
-  // An update closure's context must not leak into a scope entered from inside that closure.
-  try UpdateContext.run(with: nil) { () throws(Failure) -> Result in
-    do {
-      return try InjectedValues._storage.withValue(values._indexed(), operation: operation)
-    } catch {
-      throw error as! Failure  // `operation` throws only `Failure`.
-    }
-  }
+  try InjectedValues._withHead(values._headForBinding, operation)
 }
 
 /// Runs the asynchronous `operation` with the overrides of a snapshot taken earlier with
@@ -134,19 +139,46 @@ public func withInjectedValues<Result, Failure: Error>(
 ///   - isolation: The actor the operation runs on; leave the default, the caller's.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
+@inlinable
 @discardableResult
 public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,
   operation: () async throws(Failure) -> Result,
   isolation: isolated (any Actor)? = #isolation
 ) async throws(Failure) -> Result {
-  do {
-    return try await InjectedValues._storage.withValue(
-      values._indexed(),
-      operation: operation,
-      isolation: isolation
-    )
-  } catch {
-    throw error as! Failure  // `operation` throws only `Failure`.
+  try await InjectedValues._withHead(values._headForBinding, operation, isolation: isolation)
+}
+
+extension InjectedValues {
+  /// Runs `operation` with the task's values bound to the chain at `head`.
+  ///
+  /// If this thread is inside an update closure, a default or a probe, the operation must not
+  /// see it: a frame says that reads see the task's values again.
+  @inlinable
+  static func _withHead<Result, Failure: Error>(
+    _ head: Node?,
+    _ operation: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    do {
+      if ContextFrame.top == nil { return try _storage.withValue(head, operation: operation) }
+      let frame = ContextFrame(.operation, previous: injection_context_get())
+      return try ContextFrame.with(frame) { try _storage.withValue(head, operation: operation) }
+    } catch {
+      throw error as! Failure  // `operation` throws only `Failure`.
+    }
+  }
+
+  /// Runs the asynchronous `operation` with the task's values bound to the chain at `head`.
+  @inlinable
+  static func _withHead<Result, Failure: Error>(
+    _ head: Node?,
+    _ operation: () async throws(Failure) -> Result,
+    isolation: isolated (any Actor)?
+  ) async throws(Failure) -> Result {
+    do {
+      return try await _storage.withValue(head, operation: operation, isolation: isolation)
+    } catch {
+      throw error as! Failure  // `operation` throws only `Failure`.
+    }
   }
 }

@@ -73,12 +73,16 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     let outer = InjectedValues.current
-    var values = try await InjectedValues._updating(fileID: fileID, line: line, with: update)
+    var values = try await InjectedValues._updatingAsynchronously(
+      fileID: fileID,
+      line: line,
+      with: update
+    )
     // An update that assigns `$0` a whole snapshot must not switch off an enclosing strict mode.
     if values._observer == nil, let observer = outer._observer {
       values = values._observed(by: observer)
     }
-    try await withInjectedValues(values) { try await function() }
+    try await InjectedValues._withScope(values) { try await function() }
   }
 }
 

@@ -131,7 +131,7 @@ extension Trait where Self == StrictInjectionTrait {
   ) -> Self {
     var accessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]] = []
     for keyPath in repeat each keyPaths {
-      accessors.append { $0._keysRead(by: keyPath) }
+      accessors.append { _ in InjectedValues._keys(readBy: keyPath) }
     }
     return StrictInjectionTrait(allowedAccessors: accessors, allowedKeys: [])
   }

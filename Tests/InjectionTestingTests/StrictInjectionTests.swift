@@ -24,14 +24,16 @@ struct StrictInjectionTests {
 
   @Test("The issue says when the value came from the global value", .strictInjection)
   func globalFallbackIsNamed() {
-    InjectedValues[\.strictGlobal] = 9
     let log = StrictIssueLog()
     withKnownIssue {
+      InjectedValues[\.strictGlobal] = 9
       #expect(InjectedValues[\.strictGlobal] == 9)
     } matching: {
       log.matches($0)
     }
-    #expect(log.summaries == [fellBack("StrictGlobalKey", to: .global)])
+    #expect(
+      log.summaries == [setGlobally("StrictGlobalKey"), fellBack("StrictGlobalKey", to: .global)]
+    )
   }
 
   @Test("The issue tells how to fix it and is attributed to the test", .strictInjection)

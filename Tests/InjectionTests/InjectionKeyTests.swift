@@ -79,13 +79,14 @@ struct InjectionKeyTests {
     #expect(second > first)
   }
 
-  @Test("Defaults that read other dependencies resolve the whole chain")
+  @Test("Defaults that read other dependencies resolve the whole chain, outside every scope")
   func chainWithoutCycle() {
     #expect(InjectedValues[ChainTopKey.self] == 3)
     withInjectedValues {
       $0[ChainBottomKey.self] = 10
     } operation: {
-      #expect(InjectedValues[ChainTopKey.self] == 12)
+      #expect(InjectedValues[ChainBottomKey.self] == 10)
+      #expect(InjectedValues[ChainTopKey.self] == 3, "a default never sees a scope's overrides")
     }
   }
 

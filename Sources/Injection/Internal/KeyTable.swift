@@ -1,68 +1,59 @@
-/// An open-addressing hash table from key types to elements.
+/// An open-addressing hash table from keys to nodes.
 ///
-/// Keys are the bit patterns of `ObjectIdentifier(Key.self)`; `0` marks an empty slot. The
-/// table is a value type backed by one `ContiguousArray`, so copying it is copy-on-write and a
-/// lookup allocates nothing. Capacity is a power of two and at least twice the count, so linear
-/// probing stays short no matter how many keys are stored: this is what keeps a read with 64
-/// overrides, or under 10 nested scopes, as fast as a read with one.
-@usableFromInline
-struct KeyTable<Element> {
-  @usableFromInline
+/// Keys are the bit patterns of `ObjectIdentifier(Key.self)`; `0` marks an empty slot. The table
+/// is a value type backed by one `ContiguousArray`, so copying it is copy-on-write and a lookup
+/// allocates nothing. Capacity is a power of two and at least twice the count, so linear probing
+/// stays short however many keys are stored.
+struct KeyTable {
   struct Slot {
-    @usableFromInline var key: UInt
-    @usableFromInline var element: Element?
+    var key: UInt
+    var node: Node?
+    /// `node`, unretained, for lookups that retain nothing (`node` keeps it alive).
+    var unretained: Unmanaged<Node>?
+
+    init(key: UInt, node: Node?) {
+      self.key = key
+      self.node = node
+      self.unretained = node.map { Unmanaged.passUnretained($0) }
+    }
   }
 
   /// `nil` while the table is empty, so copying an empty table retains nothing.
-  @usableFromInline var slots: ContiguousArray<Slot>?
-  @usableFromInline var count: Int
+  private(set) var slots: ContiguousArray<Slot>?
+  private(set) var count = 0
 
-  @inlinable
-  init() {
-    slots = nil
-    count = 0
-  }
+  init() {}
 
-  /// Creates an empty table with room for `capacity` elements without rehashing.
+  /// Creates an empty table with room for `capacity` nodes without rehashing.
   init(capacity: Int) {
-    slots = nil
-    count = 0
     if capacity > 0 { rehash(capacity: capacity * 2) }
   }
 
-  /// The table's key for `type`.
-  @inlinable @inline(__always)
-  static func key(_ type: Any.Type) -> UInt {
-    UInt(bitPattern: ObjectIdentifier(type))
-  }
-
   /// The first slot to probe for `key`: a multiplicative (Fibonacci) hash of its address.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func home(of key: UInt, mask: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
-  /// Returns the element stored for `key`, if any.
-  @inlinable
-  func find(_ key: UInt) -> Element? {
+  /// Returns the node stored for `key`, unretained (the table keeps it alive), if any.
+  func find(_ key: UInt) -> Unmanaged<Node>? {
     guard let slots else { return nil }
     return slots.withUnsafeBufferPointer { buffer in
       let mask = buffer.count &- 1
       var index = Self.home(of: key, mask: mask)
       while true {
         let found = buffer[index].key
-        if found == key { return buffer[index].element }
+        if found == key { return buffer[index].unretained }
         if found == 0 { return nil }
         index = (index &+ 1) & mask
       }
     }
   }
 
-  /// Stores `element` for `key`, replacing any element already stored for it.
-  @usableFromInline
-  mutating func insert(_ element: Element, for key: UInt) {
+  /// Stores `node` for `key`, replacing any node stored for it.
+  mutating func insert(_ node: Node, for key: UInt) {
     if let index = slotIndex(of: key) {
-      slots![index].element = element
+      slots![index] = Slot(key: key, node: node)
       return
     }
     let capacity = slots?.count ?? 0
@@ -72,25 +63,25 @@ struct KeyTable<Element> {
     let mask = slots!.count - 1
     var index = Self.home(of: key, mask: mask)
     while slots![index].key != 0 { index = (index + 1) & mask }
-    slots![index] = Slot(key: key, element: element)
+    slots![index] = Slot(key: key, node: node)
     count += 1
   }
 
-  /// Stores `element` for `key` unless an element is stored for it already.
-  mutating func insertIfAbsent(_ element: Element, for key: UInt) {
-    if slotIndex(of: key) == nil { insert(element, for: key) }
+  /// Stores `node` for `key` unless a node is stored for it already.
+  mutating func insertIfAbsent(_ node: Node, for key: UInt) {
+    if slotIndex(of: key) == nil { insert(node, for: key) }
   }
 
-  /// Calls `body` with every stored key and element, in no particular order.
-  func forEach(_ body: (UInt, Element) -> Void) {
+  /// Calls `body` with every stored key and node, in no particular order.
+  func forEach(_ body: (UInt, Node) -> Void) {
     for slot in slots ?? [] where slot.key != 0 {
-      body(slot.key, slot.element!)
+      body(slot.key, slot.node!)
     }
   }
 
-  /// Every stored element, in no particular order.
-  var elements: [Element] {
-    (slots ?? []).compactMap { $0.key == 0 ? nil : $0.element }
+  /// Every stored node, in no particular order.
+  var nodes: [Node] {
+    (slots ?? []).compactMap { $0.key == 0 ? nil : $0.node }
   }
 
   private func slotIndex(of key: UInt) -> Int? {
@@ -108,13 +99,13 @@ struct KeyTable<Element> {
     var size = 1
     while size < capacity { size <<= 1 }
     let old = slots ?? []
-    slots = ContiguousArray(repeating: Slot(key: 0, element: nil), count: size)
+    slots = ContiguousArray(repeating: Slot(key: 0, node: nil), count: size)
     count = 0
     for slot in old where slot.key != 0 {
-      insert(slot.element!, for: slot.key)
+      insert(slot.node!, for: slot.key)
     }
   }
 }
 
-extension KeyTable: Sendable where Element: Sendable {}
-extension KeyTable.Slot: Sendable where Element: Sendable {}
+extension KeyTable: Sendable {}
+extension KeyTable.Slot: Sendable {}

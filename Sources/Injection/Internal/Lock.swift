@@ -6,39 +6,87 @@
   import Musl
 #endif
 
-/// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`.
-///
-/// `pthread_mutex_t` must not move once initialized, so it lives in its own allocation rather
-/// than in a Swift stored property. POSIX mutexes exist on every platform the package declares
-/// (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux), so no availability check is needed.
-/// The lock is used only on paths where something is set globally, never on a plain read.
-/// `package` so that InjectionTesting shares it instead of keeping a copy.
-package final class Lock: @unchecked Sendable {
-  // Safe: the mutex is only touched through pthread calls, which synchronize themselves.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+// POSIX mutexes, condition variables and read-write locks exist on every platform the package
+// declares (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux), so none needs an availability check.
+// Each lives in an allocation of its own: a pthread object must not move once initialized, which
+// a Swift stored property does not promise.
 
-  package init() {
+/// A mutual-exclusion lock, with a condition to wait on.
+final class Lock: @unchecked Sendable {
+  // Safe: the mutex and condition are only touched through pthread calls, which synchronize
+  // themselves.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+  init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    let status = pthread_mutex_init(mutex, nil)
-    precondition(status == 0, "Injection: pthread_mutex_init failed (\(status))")
+    condition = .allocate(capacity: 1)
+    condition.initialize(to: pthread_cond_t())
+    let status = (pthread_mutex_init(mutex, nil), pthread_cond_init(condition, nil))
+    precondition(status == (0, 0), "Injection: cannot create a lock (\(status))")
   }
 
   deinit {
+    pthread_cond_destroy(condition)
     pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
+    condition.deallocate()
     mutex.deallocate()
   }
 
   /// Runs `body` while holding the lock. `body` must never call user code.
-  package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
   }
+
+  /// While holding the lock: releases it until another thread calls `wakeAll()`, then takes it
+  /// again. Callers loop on the condition they wait for.
+  func wait() {
+    pthread_cond_wait(condition, mutex)
+  }
+
+  /// Wakes every thread waiting in `wait()`.
+  func wakeAll() {
+    pthread_cond_broadcast(condition)
+  }
 }
 
-/// A value guarded by a `Lock`.
+/// A lock that many readers may hold at once, or one writer.
+final class ReadWriteLock: @unchecked Sendable {
+  // Safe: the lock is only touched through pthread calls, which synchronize themselves.
+  private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+  init() {
+    lock = .allocate(capacity: 1)
+    lock.initialize(to: pthread_rwlock_t())
+    let status = pthread_rwlock_init(lock, nil)
+    precondition(status == 0, "Injection: cannot create a read-write lock (\(status))")
+  }
+
+  deinit {
+    pthread_rwlock_destroy(lock)
+    lock.deallocate()
+  }
+
+  /// Runs `body` while holding the lock for reading. `body` must never call user code.
+  func withReadLock<Result>(_ body: () -> Result) -> Result {
+    pthread_rwlock_rdlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    return body()
+  }
+
+  /// Runs `body` while holding the lock for writing. `body` must never call user code.
+  func withWriteLock<Result>(_ body: () -> Result) -> Result {
+    pthread_rwlock_wrlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    return body()
+  }
+}
+
+/// A value guarded by a `Lock`. `package`, because the InjectionTesting module guards its
+/// strict-mode state with it.
 package final class Locked<State: Sendable>: @unchecked Sendable {
   // Safe: `state` is read and written only inside `withLock`, under `lock`.
   private let lock = Lock()
@@ -47,7 +95,16 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
   package init(_ state: State) { self.state = state }
 
   /// Runs `body` on the state while holding the lock. `body` must not call user code.
-  package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try lock.withLock { try body(&state) }
   }
+}
+
+/// An identity of the current thread, for comparisons only.
+func currentThreadID() -> UInt {
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
+  #endif
 }

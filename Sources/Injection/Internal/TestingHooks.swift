@@ -1,76 +1,83 @@
 // The minimal surface the InjectionTesting module needs. `package` access: not public API.
 
-extension InjectedValues {
-  /// Returns these values with every fallback read reported to `observer` (strict mode).
+/// Watches a strict-mode scope: reads that fall back to a global value or a default, and global
+/// changes.
+package protocol InjectionFallbackObserver: Sendable {
+  /// Called on every read of these values that finds no override for `key`, before the fallback
+  /// is produced, except reads made by update closures.
   ///
-  /// Scopes entered inside keep the observer, as do the tasks they create.
+  /// - Parameters:
+  ///   - key: The key that was read.
+  ///   - isGlobal: `true` if the value comes from the global value, `false` for the default.
+  func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool)
+
+  /// Called when a task running with these values sets or removes a global value.
+  ///
+  /// - Parameters:
+  ///   - key: The key whose global value changed, or `nil` for every key (`resetAllGlobals`).
+  ///   - removed: `true` if the global value was removed, `false` if it was set.
+  func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool)
+}
+
+extension InjectedValues {
+  /// Returns these values with every fallback read and global change reported to `observer`
+  /// (strict mode). Scopes entered inside keep the observer, as do the tasks they create.
   package func _observed(by observer: any InjectionFallbackObserver) -> InjectedValues {
     var values = self
-    values.role = ValuesRole(.observed(observer))
+    values.head = ObserverNode(observer, next: head)
     return values
   }
 
   /// The strict-mode observer of these values, if any.
-  package var _observer: (any InjectionFallbackObserver)? { role?.observer }
+  package var _observer: (any InjectionFallbackObserver)? { head?.observer }
 
-  /// The keys the getter behind `keyPath` reads, found by running it once on these values.
-  package func _keysRead<Value>(
-    by keyPath: KeyPath<InjectedValues, Value>
+  /// The keys the getter behind `keyPath` reads, found by running it once.
+  package static func _keys<Value>(
+    readBy keyPath: KeyPath<InjectedValues, Value>
   ) -> [any InjectionKey.Type] {
-    keysRead(by: keyPath)
+    _keysRead(by: keyPath)
   }
 
   /// Runs an update closure that may suspend, and returns the values it built.
   ///
-  /// A synchronous update closure finds its values through thread-local storage, which does
-  /// not follow a task across a suspension. Here the values being built live in a locked
-  /// buffer instead, and the proxy `$0` is also bound as the task's values, so seed-style
-  /// `Self[Key.self]` accessors reach the buffer from any thread.
-  package static func _updating(
+  /// The values being built live in memory of their own, and a marker that stands for them is
+  /// bound as the task's values while the closure runs (see `UpdateMarker`): every read of this
+  /// task sees them, seed-style setters write into them, and no other task ever reaches them.
+  package static func _updatingAsynchronously(
     fileID: StaticString,
     line: UInt,
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> InjectedValues {
-    var start = _storage.get()
-    start.depth += 1
-    let buffer = AsyncUpdateBuffer(start, site: .scope(fileID: fileID, line: line))
-    var proxy = InjectedValues()
-    proxy.role = ValuesRole(.asyncUpdate(buffer))
-    let bound = proxy
+    let parent = _resolvedHead
+    let values = UnsafeMutablePointer<InjectedValues>.allocate(capacity: 1)
+    values.initialize(to: InjectedValues(updating: parent, fileID: fileID, line: line))
+    defer {
+      values.deinitialize(count: 1)
+      values.deallocate()
+    }
+    let marker = UpdateMarker(values: values, next: parent)
+    defer { marker.deactivate() }
     try await _storage.withValue(
-      bound,
-      operation: { try await update(&proxy) },
+      marker,
+      operation: { try await update(&values.pointee) },
       isolation: isolation
     )
-    var values = proxy.role === bound.role ? buffer.values : proxy
-    values._indexIfNeeded()
-    return values
-  }
-}
-
-/// The values an asynchronous update closure builds. Guarded by `lock`.
-final class AsyncUpdateBuffer: @unchecked Sendable {
-  // Safe: `stored` is read and written only under `lock`. No user code runs under it: reads
-  // copy the values out and resolve outside, and a write only links a new box.
-  private let lock = Lock()
-  private var stored: InjectedValues
-  let site: OverrideSite
-
-  init(_ values: InjectedValues, site: OverrideSite) {
-    self.stored = values
-    self.site = site
+    return values.pointee
   }
 
-  var values: InjectedValues { lock.withLock { stored } }
-
-  func get<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    let values = self.values
-    if let value = values._override(of: Key.self) { return value }
-    return InjectedValues._fallback(Key.self)
-  }
-
-  func set<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
-    lock.withLock { stored._store(value, for: Key.self, site: site) }
+  /// Runs `operation` in the scope that `values` (from `_updating`) describe: bound as the task's
+  /// values, with the values built on first use that the update declared opened, and torn down
+  /// when the operation returns or throws.
+  package static func _withScope(
+    _ values: InjectedValues,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Void
+  ) async throws {
+    if values.ownsLazyValues {
+      try await _withLazyValues(values, operation, isolation: isolation)
+    } else {
+      try await _storage.withValue(values._headForBinding, operation: operation, isolation: isolation)
+    }
   }
 }

@@ -2,26 +2,28 @@ import Injection
 import Testing
 
 /// The observer behind ``StrictInjectionTrait``: it records one test issue per key that a
-/// strict test reads without an override.
+/// strict test reads without an override, and one per global value the test changes.
 ///
-/// The core calls ``keyFellBack(_:isGlobal:)`` on the thread that reads, before it produces the
-/// fallback. On that thread, a read made by the test's own task or one of its child tasks sees
-/// the test as `Test.current`, so the issue is recorded at once: inside `withKnownIssue` if the
-/// read is, and attributed to the test. A read made elsewhere (a `Task.detached` or a GCD block
-/// that re-entered a snapshot of the test's values) has no current test; its issue waits until
-/// the test's scope ends and is recorded there, still attributed to the test.
+/// The core calls it on the thread that reads or writes. On that thread, code running for the
+/// test's own task or one of its child tasks sees the test as `Test.current`, so the issue is
+/// recorded at once: inside `withKnownIssue` if the read is, and attributed to the test. A read
+/// made elsewhere while the test runs (a `Task.detached`, a GCD block, or another test calling a
+/// callback bound to this test's values) waits until the test's scope ends and is recorded
+/// there, still attributed to this test. A read made after the test has ended is recorded in no
+/// test: it prints a warning that names this test instead.
 final class FallbackReporter: InjectionFallbackObserver {
   /// The keys that may fall back without an issue.
   let allowed: Set<ObjectIdentifier>
   private let testID: Test.ID
+  private let testName: String
   private let sourceLocation: SourceLocation
   private let state = Locked(State())
 
   private struct State: Sendable {
     /// The keys already reported (or waiting to be), so each is reported once per test case.
     var reported: Set<ObjectIdentifier> = []
-    /// Fallbacks read away from the test's task, to record when the test ends.
-    var pending: [Fallback] = []
+    /// Issues found away from the test's task, to record when the test ends.
+    var pending: [String] = []
     /// Whether the test's scope has ended; later fallbacks are recorded where they happen.
     var ended = false
   }
@@ -36,6 +38,7 @@ final class FallbackReporter: InjectionFallbackObserver {
   init(allowing allowed: Set<ObjectIdentifier>, test: Test) {
     self.allowed = allowed
     self.testID = test.id
+    self.testName = test.displayName ?? test.name
     self.sourceLocation = test.sourceLocation
   }
 
@@ -43,35 +46,57 @@ final class FallbackReporter: InjectionFallbackObserver {
     let id = ObjectIdentifier(key)
     guard !allowed.contains(id) else { return }
     guard state.withLock({ $0.reported.insert(id).inserted }) else { return }
-
     let onTestTask = Test.current?.id == testID
-    let fallback = Fallback(
-      keyName: String(describing: key),
-      isGlobal: isGlobal,
-      readOutsideTest: !onTestTask
+    report(
+      Self.message(
+        for: Fallback(keyName: String(describing: key), isGlobal: isGlobal, readOutsideTest: !onTestTask)
+      ),
+      onTestTask: onTestTask
     )
-    let recordNow =
-      onTestTask
-      || state.withLock { state in
-        if state.ended { return true }
-        state.pending.append(fallback)
-        return false
-      }
-    if recordNow { record(fallback) }
   }
 
-  /// Records the fallbacks read away from the test's task; called when the test's scope ends.
+  func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
+    report(Self.message(forGlobalChangeOf: key.map { String(describing: $0) }, removed: removed),
+      onTestTask: Test.current?.id == testID)
+  }
+
+  /// Records `message` now if this is the test's task, when the test ends if it still runs, and
+  /// nowhere but in a warning if it has ended.
+  private func report(_ message: String, onTestTask: Bool) {
+    let now = onTestTask ? true : state.withLock { state -> Bool? in
+      if state.ended { return nil }
+      state.pending.append(message)
+      return false
+    }
+    switch now {
+    case true?: record(message)
+    case false?: break
+    case nil: warnAfterEnd(message)
+    }
+  }
+
+  /// Records the issues found away from the test's task; called when the test's scope ends.
   func testEnded() {
     let pending = state.withLock { state in
       state.ended = true
       defer { state.pending = [] }
       return state.pending
     }
-    for fallback in pending { record(fallback) }
+    for message in pending { record(message) }
   }
 
-  private func record(_ fallback: Fallback) {
-    Issue.record(Comment(rawValue: Self.message(for: fallback)), sourceLocation: sourceLocation)
+  private func record(_ message: String) {
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+  }
+
+  /// Prints a warning for an issue found after the test ended: recording it would attribute it
+  /// to whatever test runs now.
+  private func warnAfterEnd(_ message: String) {
+    print(
+      "warning: \(message) This happened after the strict test \"\(testName)\" "
+        + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
+        + "(for example in a callback bound to them), so it is recorded in no test."
+    )
   }
 
   /// The text of the issue: the key, where its value came from, and how to fix it.
@@ -87,5 +112,18 @@ final class FallbackReporter: InjectionFallbackObserver {
     text += " Override it with .injecting { … }, or allow the fallback with "
     text += ".strictInjection(allowing: …)."
     return text
+  }
+
+  /// The text of the issue for a global change: the key, and why it matters.
+  static func message(forGlobalChangeOf keyName: String?, removed: Bool) -> String {
+    let what: String
+    switch (keyName, removed) {
+    case (let key?, false): what = "set the global value of \(key)"
+    case (let key?, true): what = "removed the global value of \(key)"
+    case (nil, _): what = "removed every global value (resetAllGlobals)"
+    }
+    return "Strict injection: this test \(what). The change is visible to every test in the "
+      + "process, including tests running in parallel. Override dependencies for this test with "
+      + ".injecting { … } or withInjectedValues instead."
   }
 }

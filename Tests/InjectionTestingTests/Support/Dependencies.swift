@@ -149,6 +149,11 @@ final class StrictIssueLog: Sendable {
   var locations: [SourceLocation?] { issues.withLock { $0.map(\.location) } }
 }
 
+/// The first sentence of the issue strict mode records when a test sets `key` globally.
+func setGlobally(_ key: String) -> String {
+  "Strict injection: this test set the global value of \(key)."
+}
+
 /// The first sentence of the issue strict mode records when `key` falls back.
 func fellBack(_ key: String, to source: InjectionSource) -> String {
   "Strict injection: \(key) has no override in this test; the read fell back to the \(source)."

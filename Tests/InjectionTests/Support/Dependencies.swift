@@ -85,7 +85,7 @@ extension InjectedValues {
 
 /// Removes the global value of `key`, so that a test leaves no global state behind.
 func removeGlobal<Key: InjectionKey>(_ key: Key.Type) {
-  GlobalValues.shared.setBox(nil, for: KeyTable<any OverrideBox>.key(Key.self))
+  InjectedValues._resetGlobals(of: [Key.self])
 }
 
 /// A counter that many threads can bump.

@@ -1,0 +1,5 @@
+#include "CInjectionSupport.h"
+
+_Thread_local void *injection_thread_context = 0;
+
+_Atomic(uintptr_t) injection_global_table = 0;

@@ -1,0 +1,146 @@
+/// Where an override was set, as provenance reports it, and which value wrote it.
+@usableFromInline
+struct OverrideSite: Sendable {
+  @usableFromInline
+  enum Kind: UInt32, Sendable {
+    /// In the update closure of the `withInjectedValues` call (or test trait) at `fileID:line`.
+    case scope
+    /// On an `InjectedValues` value outside any update closure, such as a copy of `current`.
+    case snapshot
+    /// As the global value.
+    case global
+  }
+
+  /// The address and length of the `#fileID` of a scope: a string literal, never freed.
+  @usableFromInline let fileStart: UInt
+  @usableFromInline let fileLength: UInt32
+  @usableFromInline let line: UInt32
+  /// The kind (low two bits) and the scope depth (the rest): which value writes with this site.
+  /// Writes of one update closure share a layer; so do writes to one snapshot, whose depth is
+  /// that of the chain they start from.
+  @usableFromInline let layer: UInt32
+
+  /// The layer of nodes that no value writes: indexes that end a chain, observers, markers.
+  @usableFromInline static let noLayer = UInt32.max
+
+  @inlinable
+  init(_ kind: Kind, depth: Int, fileID: StaticString = "", line: UInt = 0) {
+    fileStart = kind == .scope ? UInt(bitPattern: fileID.utf8Start) : 0
+    fileLength = UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)
+    self.line = UInt32(truncatingIfNeeded: line)
+    layer = UInt32(truncatingIfNeeded: depth) << 2 | kind.rawValue
+  }
+
+  @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
+  @inlinable var depth: Int { Int(layer >> 2) }
+
+  /// The site of writes to a snapshot whose chain starts at `head`.
+  @inlinable
+  static func snapshot(over head: Node?) -> OverrideSite {
+    OverrideSite(.snapshot, depth: head?.depth ?? 0)
+  }
+
+  var fileID: String {
+    let start = UnsafeRawPointer(bitPattern: fileStart)
+    return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(fileLength)), as: UTF8.self)
+  }
+
+  var source: InjectionSource {
+    switch kind {
+    case .scope: .scope(fileID: fileID, line: Int(line))
+    case .snapshot: .snapshot
+    case .global: .global
+    }
+  }
+}
+
+/// One override of `Key` by a value.
+///
+/// A read knows `Key` statically: it reaches the value with an `unsafeDowncast` from the node
+/// that `Node.find` returns, not with a dynamic cast. The downcast cannot fail, because a node is
+/// found only under its own key, and the only nodes stored under a key are boxes of that key: a
+/// `Box<Key>`, or a `LazyBox<Key>` if `isLazy` says so.
+@usableFromInline
+final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
+  @usableFromInline let value: Key.Value
+  @usableFromInline let site: OverrideSite
+
+  @inlinable
+  init(_ value: Key.Value, next: Node?, site: OverrideSite) {
+    self.value = value
+    self.site = site
+    super.init(
+      key: InjectedValues._key(Key.self),
+      next: next,
+      layer: site.layer,
+      isLazy: false,
+      depth: site.depth
+    )
+  }
+
+  override func relinked(to next: Node?) -> Node {
+    Box(value, next: next, site: site)
+  }
+
+  override func resited(_ site: OverrideSite) -> Node {
+    Box(value, next: nil, site: site)
+  }
+
+  override func collect(into table: inout KeyTable) {
+    table.insertIfAbsent(self, for: key)
+  }
+
+  override var overrideKey: (any InjectionKey.Type)? { Key.self }
+
+  override var overrideDescription: (value: String, site: OverrideSite)? {
+    (String(describing: value), site)
+  }
+}
+
+/// One override of `Key` by a value built on first use: see `LazyCell`.
+@usableFromInline
+final class LazyBox<Key: InjectionKey>: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
+  @usableFromInline let cell: LazyCell<Key.Value>
+  let site: OverrideSite
+
+  init(_ cell: LazyCell<Key.Value>, next: Node?, site: OverrideSite) {
+    self.cell = cell
+    self.site = site
+    super.init(
+      key: InjectedValues._key(Key.self),
+      next: next,
+      layer: site.layer,
+      isLazy: true,
+      depth: site.depth
+    )
+  }
+
+  override func relinked(to next: Node?) -> Node {
+    LazyBox(cell, next: next, site: site)
+  }
+
+  override func collect(into table: inout KeyTable) {
+    table.insertIfAbsent(self, for: key)
+  }
+
+  override var overrideKey: (any InjectionKey.Type)? { Key.self }
+
+  override var overrideDescription: (value: String, site: OverrideSite)? {
+    (cell.description, site)
+  }
+
+  override var scopedLazyValue: (any ScopedLazyValue)? { cell }
+}
+
+extension InjectedValues {
+  /// The value of the box of `Key` that `Node.find` returned.
+  @inlinable @inline(__always)
+  static func _value<Key: InjectionKey>(of box: Unmanaged<Node>, as key: Key.Type) -> Key.Value {
+    box._withUnsafeGuaranteedRef { node in
+      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key>.self).cell.value(of: Key.self) }
+      return unsafeDowncast(node, to: Box<Key>.self).value
+    }
+  }
+}

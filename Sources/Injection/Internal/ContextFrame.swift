@@ -1,0 +1,145 @@
+public import CInjectionSupport
+
+/// What the current thread is doing for the library, if anything: the one mechanism by which a
+/// read or a write finds values other than the task's own.
+///
+/// A frame lives on the stack of the function that pushes it, for one synchronous stretch of
+/// code, and the thread's slot points to the innermost one; each links to the one it hides.
+/// Frames say:
+///
+/// - `update`: an update closure is running; `$0` is the value at `values`. Reads through
+///   `InjectedValues.current`, `InjectedValues[\.x]`, `@Injected` and seed-style getters see it,
+///   and seed-style setters (`Self[Key.self] = v`) write into it. Only the task that pushed the
+///   frame is concerned: a task started with `Task.immediate` inside the closure runs on this
+///   thread but sees its own values.
+/// - `reading`: a default or a value built on first use is being created; reads see the chain at
+///   `head` (none for a default, the declaring scope's for a `lazy` value), and `creating` is on
+///   the chain of keys that cycle detection checks.
+/// - `probe`: an accessor runs only so that the library learns which keys it reads.
+/// - `operation`: a scope's operation runs inside one of the above; reads see the task's values
+///   again and seed-style setters set global values.
+///
+/// Asynchronous update closures, which may change threads, use an `UpdateMarker` instead.
+///
+/// Every field is trivial: what a frame refers to is kept alive by the function that pushed it,
+/// for as long as the frame is pushed, so pushing and popping one retains nothing.
+@usableFromInline
+struct ContextFrame {
+  @usableFromInline
+  enum Kind: UInt8 {
+    case update
+    case reading
+    case probe
+    case operation
+  }
+
+  @usableFromInline let kind: Kind
+  /// For `update` frames, the task that pushed it (see `currentTask`); 0 otherwise.
+  @usableFromInline let owner: UInt
+  /// For `update` frames, the values the update closure builds.
+  @usableFromInline let values: UnsafeMutablePointer<InjectedValues>?
+  /// For `reading` frames, the chain that reads see.
+  @usableFromInline let head: Unmanaged<Node>?
+  /// For `reading` frames, the key being created, if any.
+  @usableFromInline let creating: (any InjectionKey.Type)?
+  /// For `probe` frames, what learns the keys read.
+  @usableFromInline let probe: Unmanaged<KeyProbe>?
+  @usableFromInline let previous: UnsafeMutableRawPointer?
+
+  @inlinable
+  init(
+    _ kind: Kind,
+    owner: UInt = 0,
+    values: UnsafeMutablePointer<InjectedValues>? = nil,
+    head: Node? = nil,
+    creating: (any InjectionKey.Type)? = nil,
+    probe: KeyProbe? = nil,
+    previous: UnsafeMutableRawPointer?
+  ) {
+    self.kind = kind
+    self.owner = owner
+    self.values = values
+    self.head = head.map { Unmanaged.passUnretained($0) }
+    self.creating = creating
+    self.probe = probe.map { Unmanaged.passUnretained($0) }
+    self.previous = previous
+  }
+
+  /// The innermost frame of this thread, if any.
+  @inlinable
+  static var top: UnsafeMutablePointer<ContextFrame>? {
+    injection_context_get()?.assumingMemoryBound(to: ContextFrame.self)
+  }
+
+  /// Runs `body` with `frame` pushed on this thread. `frame.previous` must be the current top.
+  @inlinable
+  static func with<Result, Failure: Error>(
+    _ frame: ContextFrame,
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var frame = frame
+    return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
+      injection_context_set(pointer)
+      defer { injection_context_set(pointer.pointee.previous) }
+      return try body()
+    }
+  }
+
+  /// Runs `body` with a `reading` frame pushed: reads see the chain at `head`.
+  @inlinable
+  static func reading<Result>(
+    _ head: Node?,
+    creating key: (any InjectionKey.Type)?,
+    _ body: () -> Result
+  ) -> Result {
+    withExtendedLifetime(head) {
+      with(ContextFrame(.reading, head: head, creating: key, previous: injection_context_get()), body)
+    }
+  }
+
+  /// An identity of the task running this code, or 0 outside any task.
+  ///
+  /// Only compared, never used to reach the task: a frame's owner runs while its frame is
+  /// pushed, and an `UpdateMarker` compares it only while its update runs.
+  @usableFromInline
+  static var currentTask: UInt {
+    // An optional task is one word, 0 for none; the cast reads it without retaining the task.
+    withUnsafeCurrentTask { unsafeBitCast($0, to: UInt.self) }
+  }
+
+  /// The frame below this one.
+  var below: UnsafeMutablePointer<ContextFrame>? {
+    previous?.assumingMemoryBound(to: ContextFrame.self)
+  }
+
+  /// The values of the update closure this frame belongs to, if it is one and the current task
+  /// pushed it.
+  @usableFromInline
+  func updateValues() -> UnsafeMutablePointer<InjectedValues>? {
+    guard kind == .update, owner == Self.currentTask else { return nil }
+    return values
+  }
+
+  /// The keys being created on this thread, innermost first.
+  static func keysBeingCreated(
+    from top: UnsafeMutablePointer<ContextFrame>?
+  ) -> [any InjectionKey.Type] {
+    var keys: [any InjectionKey.Type] = []
+    var frame = top
+    while let current = frame {
+      if current.pointee.kind == .reading, let key = current.pointee.creating { keys.append(key) }
+      frame = current.pointee.below
+    }
+    return keys
+  }
+}
+
+/// Learns which keys an accessor reads: see `ContextFrame.Kind.probe`.
+@usableFromInline
+class KeyProbe {
+  init() {}
+
+  /// Called for every key the accessor reads, in order.
+  @usableFromInline
+  func read<Key: InjectionKey>(_ key: Key.Type) {}
+}

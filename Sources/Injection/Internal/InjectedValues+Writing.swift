@@ -1,0 +1,262 @@
+public import CInjectionSupport
+
+// The paths a write takes: into a value's own overrides, into an update closure's values, or into
+// the global values.
+
+extension InjectedValues {
+  /// How many overrides a value links one by one above its base before it indexes them.
+  static let maximumOwnBoxes = 4
+  /// A scope whose parent's chain is longer than this starts from the parent's compacted chain.
+  @usableFromInline static let maximumParentHops = 3
+  /// A chain longer than this is compacted before it is bound as a task's values. Scopes never
+  /// build one (their parent has at most `maximumParentHops`, their own writes at most
+  /// `maximumOwnBoxes` boxes and one index); a snapshot written many times, or a whole snapshot
+  /// assigned to `$0`, can.
+  @usableFromInline static let maximumBoundHops = 8
+
+  /// The values an update closure starts from: the parent's overrides, recorded as set in the
+  /// scope at `fileID:line`, one scope deeper.
+  @inlinable
+  init(updating parent: Node?, fileID: StaticString, line: UInt) {
+    var start = parent
+    if let parent, parent.hops > Self.maximumParentHops { start = parent.compacted() }
+    self.init(head: start)
+    site = OverrideSite(.scope, depth: (start?.depth ?? 0) + 1, fileID: fileID, line: line)
+  }
+
+  /// The chain to bind as a task's values: this value's, compacted if lookups would walk long.
+  @inlinable
+  var _headForBinding: Node? {
+    if let head, head.hops > Self.maximumBoundHops { return head.compacted() }
+    return head
+  }
+
+  /// Runs `update` on values that start from the current task's, with a frame that lets
+  /// seed-style accessors and every read in it reach them, and returns them.
+  @inlinable
+  static func _updating<Failure: Error>(
+    fileID: StaticString,
+    line: UInt,
+    with update: (inout InjectedValues) throws(Failure) -> Void
+  ) throws(Failure) -> InjectedValues {
+    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
+    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
+      let frame = ContextFrame(
+        .update,
+        owner: ContextFrame.currentTask,
+        values: pointer,
+        previous: injection_context_get()
+      )
+      try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
+    }
+    return values
+  }
+
+  // MARK: - A value's own overrides
+
+  /// Links the box that `makeBox` makes for `key` (given what it links to and its site) at the
+  /// top of this value's chain, or, if this value already wrote overrides, stores it among them.
+  @inlinable @inline(__always)
+  mutating func _write(_ key: UInt, _ makeBox: (_ next: Node?, _ site: OverrideSite) -> Node) {
+    let site = self.site ?? OverrideSite.snapshot(over: head)
+    self.site = site
+    if let head, head.layer == site.layer {
+      _store(key) { makeBox($0, site) }
+    } else {
+      head = makeBox(head, site)
+    }
+  }
+
+  /// Stores the box that `makeBox` makes for `key` (given what it links to) above this value's
+  /// own overrides, replacing an own override of the same key, so that rewriting a key keeps one
+  /// value alive.
+  ///
+  /// The own overrides are the nodes of this value's layer at the top of the chain: at most
+  /// `maximumOwnBoxes` boxes and one index below them. When a new key would exceed that, the
+  /// boxes move into a new index.
+  @usableFromInline
+  mutating func _store(_ key: UInt, _ makeBox: (_ next: Node?) -> Node) {
+    let layer = site!.layer
+    var boxCount = 0
+    var position: Int?
+    var ownIndex: IndexNode?
+    var node = head
+    while let current = node, current.layer == layer {
+      node = current.next
+      if current.key == Node.indexKind {
+        ownIndex = unsafeDowncast(current, to: IndexNode.self)  // the only node of its kind
+        break
+      }
+      if current.key == key { position = boxCount }
+      boxCount += 1
+    }
+    if let position {
+      head = makeBox(Self.removing(position, from: head!))
+    } else if let ownIndex, ownIndex.holds(key) {
+      let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
+      head = makeBox(Self.relinking(boxCount, from: head, onto: remaining))
+    } else if boxCount < Self.maximumOwnBoxes {
+      head = makeBox(head)
+    } else {
+      var boxes: [Node] = []
+      var current = head
+      for _ in 0..<boxCount {
+        boxes.append(current!)
+        current = current!.next
+      }
+      boxes += ownIndex?.boxes ?? []
+      head = makeBox(IndexNode(boxes, layer: layer, next: node))
+    }
+  }
+
+  /// The chain from `node` without its node at `position`; the nodes above it are relinked.
+  private static func removing(_ position: Int, from node: Node) -> Node? {
+    position == 0 ? node.next : node.relinked(to: removing(position - 1, from: node.next!))
+  }
+
+  /// The first `count` nodes from `node`, relinked onto `bottom`.
+  private static func relinking(_ count: Int, from node: Node?, onto bottom: Node?) -> Node? {
+    guard count > 0, let node else { return bottom }
+    return node.relinked(to: relinking(count - 1, from: node.next, onto: bottom))
+  }
+
+  /// This value's own overrides, innermost first.
+  var _ownBoxes: [Node] {
+    guard let layer = site?.layer else { return [] }
+    var boxes: [Node] = []
+    var node = head
+    while let current = node, current.layer == layer {
+      if current.key == Node.indexKind {
+        boxes += unsafeDowncast(current, to: IndexNode.self).boxes
+      } else {
+        boxes.append(current)
+      }
+      node = current.next
+    }
+    return boxes
+  }
+
+  // MARK: - Writes by type: `Self[Key.self] = v`
+
+  /// `Self[Key.self] = value`: an override in the values of the update closure the current task
+  /// runs, if any; else the global value.
+  @usableFromInline
+  static func _setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    if let frame = ContextFrame.top {
+      if let values = frame.pointee.updateValues() {
+        values.pointee[Key.self] = value
+        return
+      }
+      if frame.pointee.kind == .probe {
+        preconditionFailure(
+          "Injection: an accessor's getter, run to find the keys it reads, wrote \(Key.self). "
+            + "Only accessors whose getters read can be asked about."
+        )
+      }
+    }
+    if let marker = _storage.get() as? UpdateMarker, let values = marker.valuesOfCurrentTask {
+      values.pointee[Key.self] = value
+      return
+    }
+    _setGlobal(value, for: Key.self)
+  }
+
+  // MARK: - Global values
+
+  /// Sets the global value of `Key`.
+  static func _setGlobal<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    let box = Box<Key>(value, next: nil, site: OverrideSite(.global, depth: 0))
+    let replaced = GlobalValues.setBox(box, for: _key(Key.self))
+    withExtendedLifetime(replaced) {}  // released here, outside every lock: it may run a deinit
+    _reportGlobalChange(of: Key.self, removed: false)
+  }
+
+  /// Sets the global values of the keys that the setter behind `keyPath` writes.
+  ///
+  /// The setter runs on empty values, as an update closure that sees only global values and
+  /// defaults, so a write through a nested key path (`\.config.timeout`) starts from the global
+  /// value, never from a scope's override. What it writes is then published as global values.
+  @usableFromInline
+  static func _setGlobal<Value>(
+    _ value: Value,
+    through keyPath: WritableKeyPath<InjectedValues, Value>
+  ) {
+    var scratch = InjectedValues()
+    scratch.site = OverrideSite(.global, depth: 0)
+    withUnsafeMutablePointer(to: &scratch) { pointer in
+      let frame = ContextFrame(
+        .update,
+        owner: ContextFrame.currentTask,
+        values: pointer,
+        previous: injection_context_get()
+      )
+      ContextFrame.with(frame) { pointer.pointee[keyPath: keyPath] = value }
+    }
+    for box in scratch._ownBoxes.reversed() {
+      let replaced = GlobalValues.setBox(box, for: box.key)
+      withExtendedLifetime(replaced) {}
+      if let key = box.overrideKey { _reportGlobalChange(of: key, removed: false) }
+    }
+  }
+
+  /// The value behind `keyPath` as global values and defaults alone give it: where a write
+  /// through a member (`InjectedValues[\.config].timeout = 5`) starts.
+  @usableFromInline
+  static func _globalValue<Value>(through keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
+    _globalValue { InjectedValues()[keyPath: keyPath] }
+  }
+
+  /// What `read` returns when reads see only global values and defaults.
+  @usableFromInline
+  static func _globalValue<Value>(_ read: () -> Value) -> Value {
+    ContextFrame.reading(nil, creating: nil, read)
+  }
+
+  /// Removes the global values of `keys`, or of every key if `keys` is `nil`.
+  static func _resetGlobals(of keys: [any InjectionKey.Type]?) {
+    guard let keys else {
+      let removed = GlobalValues.removeAll()
+      withExtendedLifetime(removed) {}
+      _reportGlobalChange(of: nil, removed: true)
+      return
+    }
+    for key in keys {
+      let removed = GlobalValues.setBox(nil, for: UInt(bitPattern: ObjectIdentifier(key)))
+      withExtendedLifetime(removed) {}
+      _reportGlobalChange(of: key, removed: true)
+    }
+  }
+
+  /// Tells strict mode, if the current task runs under it, that a global value changed.
+  static func _reportGlobalChange(of key: (any InjectionKey.Type)?, removed: Bool) {
+    _storage.get()?.observer?.globalValueChanged(key, removed: removed)
+  }
+
+  /// The keys the getter behind `keyPath` reads, in order, found by running it once on empty
+  /// values. Reads fall back, so the getter may create defaults.
+  static func _keysRead<Value>(by keyPath: KeyPath<InjectedValues, Value>) -> [any InjectionKey.Type] {
+    let recorder = KeyRecorder()
+    _probing(keyPath, with: recorder)
+    return recorder.keys
+  }
+}
+
+extension InjectedValues {
+  /// Runs the getter behind `keyPath` once, on empty values, telling `probe` the keys it reads.
+  static func _probing<Value>(_ keyPath: KeyPath<InjectedValues, Value>, with probe: KeyProbe) {
+    withExtendedLifetime(probe) {
+      ContextFrame.with(ContextFrame(.probe, probe: probe, previous: injection_context_get())) {
+        _ = InjectedValues()[keyPath: keyPath]
+      }
+    }
+  }
+}
+
+/// Records the keys an accessor reads: see `InjectedValues._keysRead(by:)`.
+final class KeyRecorder: KeyProbe {
+  private(set) var keys: [any InjectionKey.Type] = []
+
+  override func read<Key: InjectionKey>(_ key: Key.Type) {
+    keys.append(key)
+  }
+}

@@ -1,0 +1,198 @@
+/// One link of the chain of overrides that an ``InjectedValues`` value, and a task, sees.
+///
+/// ## Layout
+///
+/// A value's overrides are nodes linked innermost first, each pointing to the overrides of the
+/// scope around it, so entering a scope with one override allocates one node and copies nothing.
+/// Four kinds of node exist:
+///
+/// - a `Box<Key>` holds one override (a value, or a value built on first use);
+/// - an `IndexNode` holds many boxes in a hash table, so that a lookup does not walk them one by
+///   one, and links to the rest of the chain (or ends it);
+/// - an `ObserverNode` switches on strict mode for everything above it;
+/// - an `UpdateMarker` stands, while an asynchronous update closure runs, for the values it is
+///   building (see `UpdateMarker.swift`).
+///
+/// A lookup that misses visits every node down to the end, so `hops` (how many that is) is kept
+/// small: see `InjectedValues+Chain.swift` for when a chain is compacted.
+///
+/// Every stored property is immutable but one cache, so chains are shared freely between scopes,
+/// snapshots, tasks and threads.
+@usableFromInline
+class Node: @unchecked Sendable {
+  // Safe: every stored property is a `let` of a `Sendable` type, except `compactedCache`, which
+  // is read and written only while holding `Node.cacheLock`, declared beside it. Subclasses add
+  // only `let` properties of `Sendable` types.
+
+  /// The key of a `Box` (`InjectedValues._key(Key.self)`), or one of the kinds below. Key types
+  /// are metadata records, at addresses far above these small numbers.
+  @usableFromInline let key: UInt
+  @usableFromInline let next: Node?
+  /// `next`, unretained: what a lookup walks, so that it retains nothing (`next` keeps the node
+  /// alive).
+  @usableFromInline let nextUnretained: Unmanaged<Node>?
+  /// How many nodes a lookup that misses visits from here to the end of the chain.
+  @usableFromInline let hops: Int32
+  /// Which value wrote this node (see `OverrideSite.layer`): a write replaces a node of its own
+  /// layer instead of hiding it. `OverrideSite.noLayer` for nodes no value writes.
+  @usableFromInline let layer: UInt32
+  /// Whether an `ObserverNode` (strict mode) is in effect here.
+  @usableFromInline let isObserved: Bool
+  /// Whether this is a box of a value built on first use (a `LazyBox`).
+  @usableFromInline let isLazy: Bool
+  /// How many scopes deep the innermost override here was set; orders descriptions.
+  @usableFromInline let depth: Int
+
+  /// A compact replacement for this chain, made on first request: see `compacted()`.
+  private var compactedCache: Node?
+  private static let cacheLock = Lock()
+
+  @usableFromInline static let indexKind: UInt = 1
+  @usableFromInline static let observerKind: UInt = 2
+  @usableFromInline static let markerKind: UInt = 3
+  /// Keys below this value are node kinds, not keys.
+  @usableFromInline static let firstKey: UInt = 4
+
+  /// A box's node: `key`, written by the value of `layer`, `depth` scopes deep.
+  @inlinable
+  init(key: UInt, next: Node?, layer: UInt32, isLazy: Bool, depth: Int) {
+    self.key = key
+    self.next = next
+    self.nextUnretained = next.map { Unmanaged.passUnretained($0) }
+    if let next {
+      hops = next.hops &+ 1
+      isObserved = next.isObserved
+    } else {
+      hops = 1
+      isObserved = false
+    }
+    self.layer = layer
+    self.isLazy = isLazy
+    self.depth = depth
+  }
+
+  /// A node of another kind, linked to `next`.
+  init(
+    kind: UInt,
+    next: Node?,
+    layer: UInt32 = OverrideSite.noLayer,
+    isObserved: Bool? = nil,
+    depth: Int? = nil
+  ) {
+    self.key = kind
+    self.next = next
+    self.nextUnretained = next.map { Unmanaged.passUnretained($0) }
+    self.hops = 1 + (next?.hops ?? 0)
+    self.layer = layer
+    self.isObserved = isObserved ?? next?.isObserved ?? false
+    self.isLazy = false
+    self.depth = depth ?? next?.depth ?? 0
+  }
+
+  /// A node that ends the chain (`hops` 1).
+  init(endingChainWith key: UInt, isObserved: Bool, depth: Int) {
+    self.key = key
+    self.next = nil
+    self.nextUnretained = nil
+    self.hops = 1
+    self.layer = OverrideSite.noLayer
+    self.isObserved = isObserved
+    self.isLazy = false
+    self.depth = depth
+  }
+
+  /// Finds the node that overrides `key` in the chain that starts at `head`.
+  ///
+  /// The result is unretained: it is kept alive by the chain, which the caller holds. The walk
+  /// retains nothing either, for the same reason.
+  @inlinable
+  static func find(_ key: UInt, from head: Node?) -> Unmanaged<Node>? {
+    guard let head else { return nil }
+    var node = Unmanaged.passUnretained(head)
+    while true {
+      let (nodeKey, next) = node._withUnsafeGuaranteedRef { ($0.key, $0.nextUnretained) }
+      if nodeKey == key { return node }
+      if nodeKey < firstKey {
+        return node._withUnsafeGuaranteedRef { $0.findSpecial(key) }
+      }
+      guard let next else { return nil }
+      node = next
+    }
+  }
+
+  /// For nodes that are not boxes: the box of `key` here or below, unretained.
+  @usableFromInline
+  func findSpecial(_ key: UInt) -> Unmanaged<Node>? {
+    Node.find(key, from: next)
+  }
+
+
+  /// The same node, linked to `next` instead: how a chain is rebuilt without sharing nodes.
+  func relinked(to next: Node?) -> Node {
+    preconditionFailure("Injection: \(type(of: self)) cannot be relinked")
+  }
+
+  /// Adds the overrides this node holds, for keys not in `table` yet (inner ones win).
+  func collect(into table: inout KeyTable) {}
+
+  /// A chain that resolves every key as this one does, with at most two nodes: this node
+  /// relinked to one index of everything below it. Made once per node and kept, so that every
+  /// scope entered under a long chain shares the work.
+  ///
+  /// The cache cannot form a cycle: the index it holds refers only to the nodes below this one.
+  @usableFromInline
+  func compacted() -> Node {
+    if let cached = Self.cacheLock.withLock({ compactedCache }) { return cached }
+    let made = relinked(to: next.map { IndexNode(indexing: $0) })
+    return Self.cacheLock.withLock {
+      if let cached = compactedCache { return cached }
+      compactedCache = made
+      return made
+    }
+  }
+
+  /// The observer of the innermost `ObserverNode` in effect here, if any.
+  var observer: (any InjectionFallbackObserver)? {
+    var node: Node? = self
+    while let current = node, current.isObserved {
+      if let observer = current.ownObserver { return observer }
+      node = current.next
+    }
+    return nil
+  }
+
+  /// The observer this node itself carries.
+  var ownObserver: (any InjectionFallbackObserver)? { nil }
+
+  /// For a box: the key it overrides.
+  var overrideKey: (any InjectionKey.Type)? { nil }
+
+  /// For a box: its value as descriptions show it, and where it was set.
+  var overrideDescription: (value: String, site: OverrideSite)? { nil }
+
+  /// For a box of a value built on first use: its cell.
+  var scopedLazyValue: (any ScopedLazyValue)? { nil }
+
+  /// The same node (a box), with another site: how a write's box is published as a global
+  /// value.
+  func resited(_ site: OverrideSite) -> Node {
+    preconditionFailure("Injection: \(type(of: self)) is not a box")
+  }
+}
+
+/// Switches on strict mode for the overrides above it.
+final class ObserverNode: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds one `let` of a `Sendable` type.
+  let observerOfNode: any InjectionFallbackObserver
+
+  init(_ observer: any InjectionFallbackObserver, next: Node?) {
+    observerOfNode = observer
+    super.init(kind: Node.observerKind, next: next, isObserved: true)
+  }
+
+  override var ownObserver: (any InjectionFallbackObserver)? { observerOfNode }
+
+  override func relinked(to next: Node?) -> Node {
+    ObserverNode(observerOfNode, next: next)
+  }
+}
