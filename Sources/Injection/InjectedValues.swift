@@ -89,7 +89,10 @@ public struct InjectedValues: Sendable {
       return Self._sharedValue(Key.self)
     }
     set {
-      _write(Self._key(Key.self)) { next, site in Box<Key>(newValue, next: next, site: site) }
+      let site = self.site ?? OverrideSite.snapshot(over: head)
+      self.site = site
+      let next = head?.layer == site.layer ? _unlinking(Self._key(Key.self)) : head
+      head = Box<Key>(newValue, next: next, site: site)
     }
   }
 

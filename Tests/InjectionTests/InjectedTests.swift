@@ -13,6 +13,21 @@ extension InjectedValues {
   }
 }
 
+private struct WrapperConfigKey: InjectionKey {
+  static let currentValue = Config(name: "live", timeout: 30)
+}
+
+extension InjectedValues {
+  fileprivate var wrapperConfig: Config {
+    get { self[WrapperConfigKey.self] }
+    set { self[WrapperConfigKey.self] = newValue }
+  }
+}
+
+private struct ConfigHolder {
+  @Injected(\.wrapperConfig) var config
+}
+
 private struct Greeter {
   @Injected(\.greeting) var greeting
   @Injected(\.count) var count: Int
@@ -68,6 +83,20 @@ struct InjectedTests {
     }
     #expect(InjectedValues[\.wrapperGlobal] == "set by wrapper")
     #expect(await Task.detached { WrapperSetter().value }.value == "set by wrapper")
+  }
+
+  @Test("A member write through the wrapper starts from the global value, not the scope's")
+  func memberWriteStartsFromGlobalValue() {
+    defer { removeGlobal(WrapperConfigKey.self) }
+    let holder = ConfigHolder()
+    withInjectedValues {
+      $0.wrapperConfig = Config(name: "test-mock", timeout: 1)
+    } operation: {
+      holder.config.timeout = 99
+      #expect(holder.config == Config(name: "test-mock", timeout: 1), "the scope keeps its value")
+    }
+    #expect(holder.config == Config(name: "live", timeout: 99))
+    #expect(InjectedValues[\.wrapperConfig] == Config(name: "live", timeout: 99))
   }
 
   @Test("A wrapper over a get-only accessor reads it")

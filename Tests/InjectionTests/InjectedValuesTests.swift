@@ -1,5 +1,11 @@
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @testable import Injection
 
 private struct GlobalOrderKey: InjectionKey {
@@ -16,6 +22,28 @@ private struct KeyPathGlobalKey: InjectionKey {
 
 private struct StoreKey: InjectionKey {
   static let currentValue = CounterBox()
+}
+
+/// A value-type dependency with members, for writes through nested key paths.
+struct Config: Sendable, Equatable {
+  var name: String
+  var timeout: Int
+}
+
+private struct NestedWriteConfigKey: InjectionKey {
+  static let currentValue = Config(name: "live", timeout: 30)
+}
+
+private struct MemberWriteConfigKey: InjectionKey {
+  static let currentValue = Config(name: "live", timeout: 30)
+}
+
+private struct ResetKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct ResetAllKey: InjectionKey {
+  static let currentValue = "default"
 }
 
 private final class CounterBox: @unchecked Sendable {
@@ -42,6 +70,31 @@ extension InjectedValues {
   fileprivate var keyPathGlobal: Int {
     get { self[KeyPathGlobalKey.self] }
     set { self[KeyPathGlobalKey.self] = newValue }
+  }
+
+  fileprivate var nestedWriteConfig: Config {
+    get { self[NestedWriteConfigKey.self] }
+    set { self[NestedWriteConfigKey.self] = newValue }
+  }
+
+  fileprivate var seedNestedWriteConfig: Config {
+    get { Self[NestedWriteConfigKey.self] }
+    set { Self[NestedWriteConfigKey.self] = newValue }
+  }
+
+  fileprivate var memberWriteConfig: Config {
+    get { self[MemberWriteConfigKey.self] }
+    set { self[MemberWriteConfigKey.self] = newValue }
+  }
+
+  fileprivate var reset: String {
+    get { self[ResetKey.self] }
+    set { self[ResetKey.self] = newValue }
+  }
+
+  fileprivate var seedResetAll: String {
+    get { Self[ResetAllKey.self] }
+    set { Self[ResetAllKey.self] = newValue }
   }
 
   fileprivate var store: CounterBox {
@@ -103,6 +156,66 @@ struct InjectedValuesTests {
       #expect(InjectedValues[\.keyPathGlobal] == 10, "the scope's override still wins here")
     }
     #expect(InjectedValues[\.keyPathGlobal] == 20)
+  }
+
+  // MARK: - Global writes start from the global value
+
+  @Test(
+    "InjectedValues[\\.a.b] = v inside a scope starts from the global value, never the scope's override",
+    arguments: AccessorStyle.allCases
+  )
+  func nestedGlobalWriteStartsFromGlobalValue(style: AccessorStyle) {
+    defer { removeGlobal(NestedWriteConfigKey.self) }
+    let config: WritableKeyPath<InjectedValues, Config> =
+      style == .instance ? \.nestedWriteConfig : \.seedNestedWriteConfig
+    withInjectedValues {
+      $0[keyPath: config] = Config(name: "test-mock", timeout: 1)
+    } operation: {
+      InjectedValues[config.appending(path: \.timeout)] = 99
+      #expect(InjectedValues[config] == Config(name: "test-mock", timeout: 1), "the scope keeps its value")
+      InjectedValues[config].timeout += 1
+      #expect(InjectedValues[config] == Config(name: "test-mock", timeout: 1))
+    }
+    #expect(InjectedValues[config] == Config(name: "live", timeout: 100))
+    #expect(InjectedValues.current.source(of: config) == .global)
+  }
+
+  // MARK: - Removing global values
+
+  @Test("resetGlobal removes the global value behind an accessor; scopes are untouched")
+  func resetGlobalRemovesOneKey() {
+    defer { removeGlobal(ResetKey.self) }
+    InjectedValues[\.reset] = "global"
+    let scopeLine = #line + 1
+    withInjectedValues {
+      $0.reset = "scoped"
+    } operation: {
+      InjectedValues.resetGlobal(\.reset)
+      #expect(InjectedValues[\.reset] == "scoped", "a scope's override is untouched")
+      #expect(InjectedValues.current.source(of: \.reset) == .scope(fileID: #fileID, line: scopeLine))
+    }
+    #expect(InjectedValues[\.reset] == "default")
+    #expect(InjectedValues.current.source(of: \.reset) == .defaultValue)
+    #expect(InjectedValues.current.source(of: ResetKey.self) == .defaultValue)
+    InjectedValues.resetGlobal(\.reset)  // removing an absent value is harmless
+    #expect(InjectedValues[\.reset] == "default")
+  }
+
+  @Test("resetAllGlobals removes every global value, however it was set")
+  func resetAllGlobalsRemovesEveryKey() async {
+    // It removes the global values of every test, so it runs in a process of its own.
+    await #expect(processExitsWith: .success) {
+      InjectedValues[\.seedResetAll] = "global"
+      InjectedValues[\.reset] = "global"
+      InjectedValues[ResetAllKey.self] = "global through Self[Key.self]"
+      guard InjectedValues.current.source(of: ResetAllKey.self) == .global else { exit(1) }
+      InjectedValues.resetAllGlobals()
+      guard InjectedValues[\.seedResetAll] == "default", InjectedValues[\.reset] == "default",
+        InjectedValues.current.source(of: \.seedResetAll) == .defaultValue
+      else { exit(2) }
+      InjectedValues[\.seedResetAll] = "set again"
+      guard InjectedValues[\.seedResetAll] == "set again" else { exit(3) }  // a removed key can be set again
+    }
   }
 
   // MARK: - Rule 6: seed-style accessors scope like instance ones

@@ -1,4 +1,11 @@
+import Dispatch
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @testable import Injection
 
@@ -43,6 +50,64 @@ private struct OnceCycleBKey: InjectionKey {
 
 private struct SelfCycleKey: InjectionKey {
   static var currentValue: Int { InjectedValues[SelfCycleKey.self] }
+}
+
+// MARK: - Defaults created outside every scope
+
+private struct SinkKey: InjectionKey {
+  static let currentValue = "live-sink"
+}
+
+/// A `static let` default derived from another dependency.
+private struct LoggerKey: InjectionKey {
+  static let currentValue = "logger(\(InjectedValues[SinkKey.self]))"
+}
+
+/// A computed default derived from another dependency.
+private struct ComputedLoggerKey: InjectionKey {
+  static var currentValue: String { "computed-logger(\(InjectedValues[SinkKey.self]))" }
+}
+
+/// Many tasks create this default at once, each in its own scope.
+private struct RacedLoggerKey: InjectionKey {
+  static let currentValue = RacedLogger(sink: InjectedValues[SinkKey.self])
+}
+
+private final class RacedLogger: Sendable {
+  let sink: String
+  init(sink: String) { self.sink = sink }
+}
+
+extension InjectedValues {
+  fileprivate var sink: String {
+    get { self[SinkKey.self] }
+    set { self[SinkKey.self] = newValue }
+  }
+
+  /// The idiom for a dependency derived from scoped ones: a read-only accessor.
+  fileprivate var scopedLogger: String { "logger(\(sink))" }
+}
+
+// MARK: - A cycle entered from two threads
+
+/// Each default, once started, waits until the other has started too, then reads it: two
+/// threads each hold one initialization and wait for the other's.
+private let crossThreadStarts = AtomicCounter()
+
+private struct CrossThreadAKey: InjectionKey {
+  static let currentValue: Int = {
+    crossThreadStarts.increment()
+    while crossThreadStarts.value < 2 { sched_yield() }
+    return InjectedValues[CrossThreadBKey.self] + 1
+  }()
+}
+
+private struct CrossThreadBKey: InjectionKey {
+  static let currentValue: Int = {
+    crossThreadStarts.increment()
+    while crossThreadStarts.value < 2 { sched_yield() }
+    return InjectedValues[CrossThreadAKey.self] + 1
+  }()
 }
 
 /// A chain without a cycle: top reads middle, middle reads bottom.
@@ -90,7 +155,75 @@ struct InjectionKeyTests {
     }
   }
 
+  @Test("A static let default reads other keys outside every scope, whichever scope reads it first")
+  func staticLetDefaultIsCreatedOutsideScopes() {
+    let first = withInjectedValues {
+      $0.sink = "mock-sink"
+    } operation: {
+      InjectedValues[LoggerKey.self]
+    }
+    #expect(first == "logger(live-sink)")
+    #expect(InjectedValues[LoggerKey.self] == "logger(live-sink)")
+  }
+
+  @Test("A computed default reads other keys outside every scope too")
+  func computedDefaultIsCreatedOutsideScopes() {
+    withInjectedValues {
+      $0.sink = "mock-sink"
+    } operation: {
+      #expect(InjectedValues[ComputedLoggerKey.self] == "computed-logger(live-sink)")
+      #expect(InjectedValues.current[ComputedLoggerKey.self] == "computed-logger(live-sink)")
+    }
+  }
+
+  @Test("A derived dependency that should follow scopes is a read-only accessor")
+  func derivedDependencyIdiom() {
+    #expect(InjectedValues[\.scopedLogger] == "logger(live-sink)")
+    withInjectedValues {
+      $0.sink = "mock-sink"
+    } operation: {
+      #expect(InjectedValues[\.scopedLogger] == "logger(mock-sink)")
+    }
+  }
+
+  @Test("Tasks racing to create one default in different scopes all get the same value")
+  func racingDefaultsInScopesAgree() async {
+    let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          withInjectedValues {
+            $0.sink = "sink-\(index)"
+          } operation: {
+            let logger = InjectedValues[RacedLoggerKey.self]
+            #expect(logger.sink == "live-sink")
+            return ObjectIdentifier(logger)
+          }
+        }
+      }
+      return await group.reduce(into: Set()) { $0.insert($1) }
+    }
+    #expect(identities.count == 1)
+  }
+
   #if DEBUG
+    @Test("A cycle among static let defaults entered from two threads at once stops with the chain")
+    func crossThreadCycleStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { _ = InjectedValues[CrossThreadAKey.self] }
+        DispatchQueue.global().async(group: group) { _ = InjectedValues[CrossThreadBKey.self] }
+        group.wait()
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        message.contains("Injection: dependency cycle detected: CrossThreadAKey → CrossThreadBKey → CrossThreadAKey")
+          || message.contains(
+            "Injection: dependency cycle detected: CrossThreadBKey → CrossThreadAKey → CrossThreadBKey"
+          ),
+        "stderr: \(message)"
+      )
+    }
+
     @Test("Concurrent resolutions of one chain on many tasks are not reported as cycles")
     func concurrentChainsAreNotCycles() async {
       let total = await withTaskGroup(of: Int.self) { group in

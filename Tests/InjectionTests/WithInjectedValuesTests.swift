@@ -14,6 +14,41 @@ extension InjectedValues {
   }
 }
 
+/// Keys that the update-closure tests set globally on purpose, one pair per test: no other test
+/// reads them, so tests running in parallel never see those global values.
+private struct NestedOperationWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct ImmediateTaskWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct DispatchWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct KeyPathWriteInUpdateKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+extension InjectedValues {
+  fileprivate var nestedOperationWrite: String {
+    get { self[NestedOperationWriteKey.self] }
+    set { self[NestedOperationWriteKey.self] = newValue }
+  }
+
+  fileprivate var seedNestedOperationWrite: String {
+    get { Self[NestedOperationWriteKey.self] }
+    set { Self[NestedOperationWriteKey.self] = newValue }
+  }
+
+  fileprivate var keyPathWriteInUpdate: String {
+    get { self[KeyPathWriteInUpdateKey.self] }
+    set { self[KeyPathWriteInUpdateKey.self] = newValue }
+  }
+}
+
 private struct UpdateFailed: Error, Equatable {}
 private struct OperationFailed: Error, Equatable {}
 
@@ -77,6 +112,194 @@ struct WithInjectedValuesTests {
       }
     }
   }
+
+  // MARK: - Update closures: one rule for both accessor styles
+
+  @Test(
+    "Every read in an update closure sees the values being built; keys not set yet show the enclosing scope",
+    arguments: AccessorStyle.allCases
+  )
+  func readsInUpdateClosureSeeValuesBeingBuilt(style: AccessorStyle) {
+    withInjectedValues {
+      $0[keyPath: style.other] = "outer"
+    } operation: {
+      withInjectedValues { values in
+        let reader = StyledReader()
+        #expect(values[keyPath: style.styled] == "default")
+        #expect(InjectedValues[style.styled] == "default")
+        values[keyPath: style.styled] = "built"
+        #expect(values[keyPath: style.styled] == "built")
+        #expect(InjectedValues[style.styled] == "built")
+        #expect(InjectedValues.current[keyPath: style.styled] == "built")
+        #expect(InjectedValues[StyledKey.self] == "built")
+        #expect(reader.styled(style) == "built")
+        #expect(InjectedValues[style.other] == "outer", "a key not set yet shows the enclosing scope")
+      } operation: {
+        #expect(InjectedValues[style.styled] == "built")
+        #expect(InjectedValues[style.other] == "outer")
+      }
+    }
+  }
+
+  @Test(
+    "An asynchronous update closure follows the same rule, across suspensions",
+    arguments: AccessorStyle.allCases
+  )
+  func asynchronousUpdateClosureFollowsTheSameRule(style: AccessorStyle) async throws {
+    let values = try await withInjectedValues {
+      $0[keyPath: style.other] = "outer"
+    } operation: {
+      try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: #line) { values in
+        values[keyPath: style.styled] = "built"
+        await Task.yield()
+        #expect(values[keyPath: style.styled] == "built")
+        #expect(InjectedValues[style.styled] == "built")
+        #expect(InjectedValues.current[keyPath: style.styled] == "built")
+        #expect(StyledReader().styled(style) == "built")
+        #expect(InjectedValues[style.other] == "outer")
+        values[keyPath: style.styled] += "!"
+        await Task.yield()
+      }
+    }
+    withInjectedValues(values) {
+      #expect(InjectedValues[style.styled] == "built!")
+      #expect(InjectedValues[style.other] == "outer")
+    }
+    #expect(InjectedValues[style.styled] == "default")
+  }
+
+  @Test("After $0 = snapshot, reads and writes of both styles work on the snapshot's values")
+  func assigningSnapshotInUpdateClosure() {
+    let snapshot = withInjectedValues {
+      $0.instanceStyled = "from snapshot"
+      $0.instanceOther = "other from snapshot"
+    } operation: {
+      InjectedValues.current
+    }
+    withInjectedValues {
+      $0.count = 5
+    } operation: {
+      withInjectedValues {
+        $0 = snapshot
+        #expect($0.seedStyled == "from snapshot")
+        #expect($0.instanceStyled == "from snapshot")
+        #expect(InjectedValues[\.seedStyled] == "from snapshot")
+        $0.seedOther = "written seed-style"
+        #expect($0.instanceOther == "written seed-style")
+        #expect(InjectedValues[\.count] == 0, "the snapshot replaced the values being built")
+      } operation: {
+        #expect(InjectedValues[\.instanceStyled] == "from snapshot")
+        #expect(InjectedValues[\.instanceOther] == "written seed-style")
+        #expect(InjectedValues[\.count] == 0)
+      }
+    }
+  }
+
+  @Test("A write through an outer update closure's $0 lands in that closure's scope")
+  func outerArgumentWritesLandInTheirScope() {
+    withInjectedValues { outer in
+      withInjectedValues { _ in
+        outer.instanceStyled = "from the inner update closure"
+      } operation: {
+        outer.instanceOther = "from the inner operation"
+      }
+    } operation: {
+      #expect(InjectedValues[\.instanceStyled] == "from the inner update closure")
+      #expect(InjectedValues[\.instanceOther] == "from the inner operation")
+    }
+  }
+
+  @Test(
+    "A seed-style setter called on an outer $0 writes into the innermost update closure of the task"
+  )
+  func seedStyleSetterOnOuterArgument() {
+    withInjectedValues { outer in
+      withInjectedValues { _ in
+        // The setter cannot tell which value it was called on: it writes into the innermost
+        // update closure this task runs, as `Docs/Rules.md` says.
+        outer.seedStyled = "seed-style, inner closure running"
+      } operation: {
+        #expect(InjectedValues[\.instanceStyled] == "seed-style, inner closure running")
+      }
+    } operation: {
+      #expect(InjectedValues[\.instanceStyled] == "default")
+    }
+  }
+
+  @Test(
+    "In a nested scope's operation, InjectedValues[\\.x] = v and Self[Key.self] = v set the global value"
+  )
+  func writesFromNestedOperationAreGlobal() {
+    defer {
+      removeGlobal(NestedOperationWriteKey.self)
+      removeGlobal(KeyPathWriteInUpdateKey.self)
+    }
+    withInjectedValues { outer in
+      withInjectedValues {
+        $0.count = 1
+      } operation: {
+        InjectedValues[NestedOperationWriteKey.self] = "global, from an operation"
+        outer.instanceStyled = "still lands in the outer scope"
+      }
+      InjectedValues[\.keyPathWriteInUpdate] = "global, from an update closure"
+      #expect(outer.nestedOperationWrite == "global, from an operation")
+    } operation: {
+      #expect(InjectedValues[\.instanceStyled] == "still lands in the outer scope")
+    }
+    #expect(InjectedValues[\.nestedOperationWrite] == "global, from an operation")
+    #expect(InjectedValues[\.seedNestedOperationWrite] == "global, from an operation")
+    #expect(InjectedValues[\.keyPathWriteInUpdate] == "global, from an update closure")
+    #expect(InjectedValues[\.instanceStyled] == "default")
+  }
+
+  @Test("A GCD block started in an update closure never reads or writes the values being built")
+  func dispatchInUpdateClosureSeesNothingBuilt() {
+    defer { removeGlobal(DispatchWriteKey.self) }
+    let seen = Locked<String?>(nil)
+    withInjectedValues {
+      $0.instanceStyled = "being built"
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        seen.withLock { $0 = InjectedValues[\.instanceStyled] }
+        InjectedValues[DispatchWriteKey.self] = "from GCD"
+        done.signal()
+      }
+      done.wait()
+      #expect($0[DispatchWriteKey.self] == "from GCD", "the block's write went global")
+    } operation: {
+      #expect(InjectedValues.current.source(of: DispatchWriteKey.self) == .global)
+    }
+    #expect(seen.withLock { $0 } == "default")
+  }
+
+  #if compiler(>=6.2)
+    @Test("A task started with Task.immediate in an update closure never reads or writes its values")
+    func immediateTaskInUpdateClosureSeesNothingBuilt() async throws {
+      guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+      defer { removeGlobal(ImmediateTaskWriteKey.self) }
+      var task: Task<String, Never>?
+      withInjectedValues {
+        $0.instanceOther = "enclosing"
+      } operation: {
+        withInjectedValues {
+          $0.instanceStyled = "being built"
+          task = Task.immediate {
+            // Runs here, on this thread, before the update closure goes on.
+            let seen = InjectedValues[\.instanceStyled] + ", " + InjectedValues[\.instanceOther]
+            InjectedValues[ImmediateTaskWriteKey.self] = "from the immediate task"
+            return seen
+          }
+          #expect($0.instanceStyled == "being built")
+          #expect(InjectedValues.current.source(of: ImmediateTaskWriteKey.self) == .global)
+        } operation: {
+          #expect(InjectedValues[\.instanceStyled] == "being built")
+        }
+      }
+      let seen = try #require(await task?.value)
+      #expect(seen == "default, enclosing", "the task sees the enclosing scope, not the values being built")
+      #expect(InjectedValues[ImmediateTaskWriteKey.self] == "from the immediate task")
+    }
+  #endif
 
   // MARK: - Rule 3: propagation
 

@@ -55,27 +55,23 @@ extension InjectedValues {
   // MARK: - A value's own overrides
 
   /// Links the box that `makeBox` makes for `key` (given what it links to and its site) at the
-  /// top of this value's chain, or, if this value already wrote overrides, stores it among them.
-  @inlinable @inline(__always)
+  /// top of this value's chain.
+  @inlinable
   mutating func _write(_ key: UInt, _ makeBox: (_ next: Node?, _ site: OverrideSite) -> Node) {
     let site = self.site ?? OverrideSite.snapshot(over: head)
     self.site = site
-    if let head, head.layer == site.layer {
-      _store(key) { makeBox($0, site) }
-    } else {
-      head = makeBox(head, site)
-    }
+    let next = head?.layer == site.layer ? _unlinking(key) : head
+    head = makeBox(next, site)
   }
 
-  /// Stores the box that `makeBox` makes for `key` (given what it links to) above this value's
-  /// own overrides, replacing an own override of the same key, so that rewriting a key keeps one
-  /// value alive.
+  /// Prepares this value's own overrides (those at the top of the chain, of its layer) for a new
+  /// override of `key`, and returns what the new box links to.
   ///
-  /// The own overrides are the nodes of this value's layer at the top of the chain: at most
-  /// `maximumOwnBoxes` boxes and one index below them. When a new key would exceed that, the
-  /// boxes move into a new index.
+  /// An own override of `key` is removed, so that rewriting a key keeps one value alive. The own
+  /// overrides are at most `maximumOwnBoxes` boxes and one index below them: when a new key would
+  /// exceed that, the boxes move into a new index.
   @usableFromInline
-  mutating func _store(_ key: UInt, _ makeBox: (_ next: Node?) -> Node) {
+  mutating func _unlinking(_ key: UInt) -> Node? {
     let layer = site!.layer
     var boxCount = 0
     var position: Int?
@@ -91,12 +87,12 @@ extension InjectedValues {
       boxCount += 1
     }
     if let position {
-      head = makeBox(Self.removing(position, from: head!))
+      return Self.removing(position, from: head!)
     } else if let ownIndex, ownIndex.holds(key) {
       let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
-      head = makeBox(Self.relinking(boxCount, from: head, onto: remaining))
+      return Self.relinking(boxCount, from: head, onto: remaining)
     } else if boxCount < Self.maximumOwnBoxes {
-      head = makeBox(head)
+      return head
     } else {
       var boxes: [Node] = []
       var current = head
@@ -105,7 +101,7 @@ extension InjectedValues {
         current = current!.next
       }
       boxes += ownIndex?.boxes ?? []
-      head = makeBox(IndexNode(boxes, layer: layer, next: node))
+      return IndexNode(boxes, layer: layer, next: node)
     }
   }
 

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import Injection
 
 // Dependencies shared by the tests. None of them is ever set globally: a test that sets a
@@ -96,4 +98,73 @@ final class AtomicCounter: @unchecked Sendable {
 
   func increment() { lock.withLock { count += 1 } }
   var value: Int { lock.withLock { count } }
+}
+
+// MARK: - Both accessor styles
+
+/// The two ways an accessor can be written: against the instance (`self[Key.self]`) or, as in
+/// the seed pattern, against the type (`Self[Key.self]`). Rules that hold for one must hold for
+/// both, so tests of them take the style as an argument.
+enum AccessorStyle: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case instance
+  case seed
+
+  var testDescription: String { "\(rawValue)-style accessor" }
+
+  /// The accessor of `StyledKey` in this style.
+  var styled: WritableKeyPath<InjectedValues, String> & Sendable {
+    switch self {
+    case .instance: \.instanceStyled
+    case .seed: \.seedStyled
+    }
+  }
+
+  /// The accessor of `OtherStyledKey` in this style.
+  var other: WritableKeyPath<InjectedValues, String> & Sendable {
+    switch self {
+    case .instance: \.instanceOther
+    case .seed: \.seedOther
+    }
+  }
+}
+
+/// Keys read through both accessor styles; never set globally.
+struct StyledKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+struct OtherStyledKey: InjectionKey {
+  static let currentValue = "other default"
+}
+
+extension InjectedValues {
+  var instanceStyled: String {
+    get { self[StyledKey.self] }
+    set { self[StyledKey.self] = newValue }
+  }
+
+  var seedStyled: String {
+    get { Self[StyledKey.self] }
+    set { Self[StyledKey.self] = newValue }
+  }
+
+  var instanceOther: String {
+    get { self[OtherStyledKey.self] }
+    set { self[OtherStyledKey.self] = newValue }
+  }
+
+  var seedOther: String {
+    get { Self[OtherStyledKey.self] }
+    set { Self[OtherStyledKey.self] = newValue }
+  }
+}
+
+/// Reads `StyledKey` through the wrapper, as app code does, in both accessor styles.
+struct StyledReader: Sendable {
+  @Injected(\.instanceStyled) var instanceStyled
+  @Injected(\.seedStyled) var seedStyled
+
+  func styled(_ style: AccessorStyle) -> String {
+    style == .instance ? instanceStyled : seedStyled
+  }
 }
