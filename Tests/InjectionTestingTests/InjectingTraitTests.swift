@@ -6,6 +6,24 @@ private struct FixtureError: Error {}
 
 @Suite("The .injecting trait")
 struct InjectingTraitTests {
+  @Test(
+    "Reads in the trait's update closure see the values being built, in both accessor styles",
+    .injecting { values in
+      values.name = "built"
+      await Task.yield()
+      values.seedName = "seed-style, built"
+      #expect(values.seedName == "seed-style, built")
+      #expect(InjectedValues[\.seedName] == "seed-style, built")
+      #expect(InjectedValues[\.name] == "built")
+      #expect(InjectedValues.current.name == "built")
+      #expect(Greeter().greet("Ada") == "Hello, Ada", "a key not set yet shows the enclosing values")
+    }
+  )
+  func updateClosureSeesValuesBeingBuilt() {
+    #expect(InjectedValues[\.name] == "built")
+    #expect(InjectedValues[\.seedName] == "seed-style, built")
+  }
+
   @Test("On a test, the body sees the overrides", .injecting { $0.count = 7 })
   func testTraitOverrides() {
     #expect(InjectedValues[\.count] == 7)

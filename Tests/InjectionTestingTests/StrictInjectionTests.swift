@@ -1,6 +1,67 @@
-import Injection
-import InjectionTesting
+@testable import Injection
+@testable import InjectionTesting
 import Testing
+
+// Keys that the tests of global writes set globally, one per test; no other test reads them.
+private struct GlobalWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct WrapperWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct TypeWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct ResetWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+/// A default that reads another key while it is created.
+private struct DerivedDefaultKey: InjectionKey {
+  static let currentValue = "derived from \(InjectedValues[\.name])"
+}
+
+extension InjectedValues {
+  fileprivate var globalWrite: String {
+    get { self[GlobalWriteKey.self] }
+    set { self[GlobalWriteKey.self] = newValue }
+  }
+
+  fileprivate var wrapperWrite: String {
+    get { self[WrapperWriteKey.self] }
+    set { self[WrapperWriteKey.self] = newValue }
+  }
+
+  fileprivate var typeWrite: String {
+    get { Self[TypeWriteKey.self] }
+    set { Self[TypeWriteKey.self] = newValue }
+  }
+
+  fileprivate var resetWrite: String {
+    get { self[ResetWriteKey.self] }
+    set { self[ResetWriteKey.self] = newValue }
+  }
+}
+
+private struct WrapperWriter {
+  @Injected(\.wrapperWrite) var value
+}
+
+/// Records the global changes the core reports, as the strict-mode trait's observer would.
+private final class GlobalChangeRecorder: InjectionFallbackObserver {
+  private let recorded = Locked<[String]>([])
+
+  var changes: [String] { recorded.withLock { $0 } }
+
+  func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool) {}
+
+  func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
+    recorded.withLock { $0.append("\(key.map { "\($0)" } ?? "every key") \(removed ? "removed" : "set")") }
+  }
+}
 
 @Suite("Strict mode")
 struct StrictInjectionTests {
@@ -207,6 +268,107 @@ struct StrictInjectionTests {
     #expect(log.summaries == [fellBack("CountKey", to: .defaultValue)])
     #expect(log.texts.first?.contains("read outside the test's task") == true)
     #expect(log.locations == [Test.current!.sourceLocation])
+  }
+
+  // MARK: - Global writes
+
+  @Test(
+    "Every kind of global write records one issue, even for an overridden or allowed key",
+    .strictInjection(allowing: \.globalWrite, \.wrapperWrite),
+    .injecting { $0.globalWrite = "overridden" }
+  )
+  func globalWritesAreReported() async {
+    let log = StrictIssueLog()
+    withKnownIssue {
+      InjectedValues[\.globalWrite] = "global"
+      WrapperWriter().value = "global"
+      InjectedValues[TypeWriteKey.self] = "global"
+      InjectedValues.resetGlobal(\.resetWrite)
+    } matching: {
+      log.matches($0)
+    }
+    #expect(
+      log.summaries == [
+        setGlobally("GlobalWriteKey"), setGlobally("WrapperWriteKey"), setGlobally("TypeWriteKey"),
+        "Strict injection: this test removed the global value of ResetWriteKey.",
+      ]
+    )
+    #expect(log.texts.allSatisfy { $0.contains("visible to every test in the process") })
+    #expect(InjectedValues[\.globalWrite] == "overridden", "the test's override still wins here")
+    // Clean up where strict mode does not look: a detached task does not inherit the test's values.
+    await Task.detached {
+      InjectedValues.resetGlobal(\.globalWrite)
+      InjectedValues.resetGlobal(\.wrapperWrite)
+      InjectedValues.resetGlobal(\.typeWrite)
+    }.value
+  }
+
+  @Test("resetAllGlobals records one issue, which says every global value was removed")
+  func resetAllGlobalsIsReported() async {
+    #expect(
+      FallbackReporter.message(forGlobalChangeOf: nil, removed: true).hasPrefix(
+        "Strict injection: this test removed every global value (resetAllGlobals). The change is "
+          + "visible to every test in the process"
+      )
+    )
+    // resetAllGlobals removes every test's global values: it runs in a process of its own, under
+    // an observer that stands in for the trait's.
+    await #expect(processExitsWith: .success) {
+      let observer = GlobalChangeRecorder()
+      withInjectedValues(InjectedValues.current._observed(by: observer)) {
+        InjectedValues.resetAllGlobals()
+      }
+      guard observer.changes == ["every key removed"] else { fatalError("\(observer.changes)") }
+    }
+  }
+
+  @Test("Reads made while a default is created are not reported", .strictInjection)
+  func readsWhileCreatingADefaultAreNotReported() {
+    let log = StrictIssueLog()
+    withKnownIssue {
+      #expect(InjectedValues[DerivedDefaultKey.self] == "derived from default")
+    } matching: {
+      log.matches($0)
+    }
+    #expect(log.summaries == [fellBack("DerivedDefaultKey", to: .defaultValue)])
+  }
+
+  // MARK: - Which test an issue belongs to
+
+  @Test("A read through a strict test's values after it ended is recorded in no test")
+  func readsAfterTheStrictTestEndedAreNotRecorded() async throws {
+    let trait: StrictInjectionTrait = .strictInjection
+    let callback = Locked<(@Sendable () -> Int)?>(nil)
+    let log = StrictIssueLog()
+    try await withKnownIssue {
+      try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {
+        callback.withLock { $0 = InjectedValues.current.bind { InjectedValues[\.count] } }
+        _ = InjectedValues[\.name]
+      }
+    } matching: {
+      log.matches($0)
+    }
+    #expect(log.summaries == [fellBack("NameKey", to: .defaultValue)])
+    // The strict scope has ended; this test is not strict. Were the fallback recorded, it would
+    // be recorded here, in this test, and fail it.
+    #expect(callback.withLock { $0 }?() == 0)
+  }
+
+  @Test("An issue found after the strict test ended prints a warning that names that test")
+  func issuesAfterTheEndAreWarnings() {
+    let warnings = Locked<[String]>([])
+    let reporter = FallbackReporter(allowing: [], test: Test.current!) { warning in
+      warnings.withLock { $0.append(warning) }
+    }
+    reporter.testEnded()
+    reporter.keyFellBack(CountKey.self, isGlobal: false)
+    reporter.globalValueChanged(NameKey.self, removed: false)
+    let printed = warnings.withLock { $0 }
+    #expect(printed.count == 2)
+    #expect(printed.allSatisfy { $0.hasPrefix("warning: Strict injection: ") })
+    #expect(printed.allSatisfy { $0.contains("after the strict test \"\(Test.current!.displayName ?? Test.current!.name)\"") })
+    #expect(printed.first?.contains("CountKey") == true)
+    #expect(printed.last?.contains("set the global value of NameKey") == true)
   }
 
   @Test("Outside strict mode, fallbacks are not reported")

@@ -35,7 +35,15 @@ final class FallbackReporter: InjectionFallbackObserver {
     let readOutsideTest: Bool
   }
 
-  init(allowing allowed: Set<ObjectIdentifier>, test: Test) {
+  /// Where warnings about issues found after the test ended go: standard output, or a test's log.
+  private let warn: @Sendable (String) -> Void
+
+  init(
+    allowing allowed: Set<ObjectIdentifier>,
+    test: Test,
+    warn: @escaping @Sendable (String) -> Void = { print($0) }
+  ) {
+    self.warn = warn
     self.allowed = allowed
     self.testID = test.id
     self.testName = test.displayName ?? test.name
@@ -63,8 +71,9 @@ final class FallbackReporter: InjectionFallbackObserver {
   /// Records `message` now if this is the test's task, when the test ends if it still runs, and
   /// nowhere but in a warning if it has ended.
   private func report(_ message: String, onTestTask: Bool) {
-    let now = onTestTask ? true : state.withLock { state -> Bool? in
+    let now = state.withLock { state -> Bool? in
       if state.ended { return nil }
+      if onTestTask { return true }
       state.pending.append(message)
       return false
     }
@@ -92,7 +101,7 @@ final class FallbackReporter: InjectionFallbackObserver {
   /// Prints a warning for an issue found after the test ended: recording it would attribute it
   /// to whatever test runs now.
   private func warnAfterEnd(_ message: String) {
-    print(
+    warn(
       "warning: \(message) This happened after the strict test \"\(testName)\" "
         + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
         + "(for example in a callback bound to them), so it is recorded in no test."
