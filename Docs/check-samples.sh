@@ -13,7 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --target Injection --target InjectionTesting >/dev/null
-modules="$(swift build --show-bin-path)/Modules"
+bin="$(swift build --show-bin-path)"
+modules="$bin/Modules"
+# The C module that Injection's inlinable code uses (see Docs/Design.md).
+cmodule=(-Xcc -fmodule-map-file="$bin/CInjectionSupport.build/module.modulemap"
+  -Xcc -I -Xcc Sources/CInjectionSupport/include)
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +61,7 @@ PY
 status=0
 for directory in "$work"/*/; do
   if [ -f "$directory/main.swift" ]; then
-    swiftc -swift-version 6 -emit-sil -o /dev/null -I "$modules" -module-name DocSample \
+    swiftc -swift-version 6 -emit-sil -o /dev/null -I "$modules" "${cmodule[@]}" -module-name DocSample \
       "$directory/main.swift" || status=1
   else
     swiftc -swift-version 6 -emit-sil -o /dev/null -I "$toolchain/lib/swift/pm/ManifestAPI" \

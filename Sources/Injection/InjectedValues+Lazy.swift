@@ -23,7 +23,7 @@ extension InjectedValues {
   /// - `teardown` runs once, only if the value was built, after the operation returns or throws
   ///   and before the scope function returns. A synchronous `withInjectedValues` cannot wait for
   ///   an asynchronous teardown, so there it stops the program before the operation runs: pass
-  ///   a synchronous teardown (``lazy(_:_:teardown:)-(_,_,(Value)->Void)``) or use the
+  ///   a synchronous teardown (the overload whose `teardown` is not `async`), or use the
   ///   asynchronous scope function.
   /// - After the scope ends, the value is gone: reading it, for example through a snapshot or a
   ///   task that outlived the scope, stops the program with a message naming the key.
@@ -56,7 +56,8 @@ extension InjectedValues {
   /// // Here the directory is removed, if it was created.
   /// ```
   ///
-  /// Everything else is as in ``lazy(_:_:teardown:)-(_,_,((Value)async->Void)?)``.
+  /// Everything else is as with an asynchronous teardown, which only an asynchronous scope (or
+  /// the `.injecting` test trait) can wait for.
   ///
   /// - Parameters:
   ///   - keyPath: The accessor on `InjectedValues`, reading and writing one key.
@@ -203,7 +204,9 @@ extension InjectedValues {
     for value in lazyValues { value.open(scope: head) }
     let result: Swift.Result<Result, Failure>
     do {
-      result = .success(try await _storage.withValue(head, operation: operation, isolation: isolation))
+      result = .success(
+        try await _storage.withValue(head, operation: operation, isolation: isolation)
+      )
     } catch {
       result = .failure(error as! Failure)  // `operation` throws only `Failure`.
     }

@@ -84,7 +84,9 @@ public struct InjectedValues: Sendable {
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
-      if let box = Node.find(Self._key(Key.self), from: head) { return Self._value(of: box, as: Key.self) }
+      if let box = Node.find(Self._key(Key.self), from: head) {
+        return Self._value(of: box, as: Key.self)
+      }
       if let head, head.isObserved { Self._reportFallback(Key.self, in: head) }
       return Self._sharedValue(Key.self)
     }

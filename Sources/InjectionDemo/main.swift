@@ -44,11 +44,13 @@ let controller = DataController()
 // MARK: - 1. The seed's story
 
 step(1, "The seed's story: the default, then a global override")
-print("   default:          \(controller.performDataRequest())")
+print("   default:           \(controller.performDataRequest())")
 InjectedValues[\.networkProvider] = MockNetworkProvider(name: "a global mock")
-print("   global override:  \(controller.performDataRequest())")
-controller.networkProvider = LiveNetworkProvider()  // the wrapper's setter is global too
-print("   set back:         \(controller.performDataRequest())")
+print("   global override:   \(controller.performDataRequest())")
+controller.networkProvider = MockNetworkProvider(name: "another global mock")  // global too
+print("   through @Injected: \(controller.performDataRequest())")
+InjectedValues.resetGlobal(\.networkProvider)  // removes the global value
+print("   set back:          \(controller.performDataRequest())")
 
 // MARK: - 2. A scoped mock
 

@@ -16,7 +16,10 @@ struct InjectingTraitTests {
       #expect(InjectedValues[\.seedName] == "seed-style, built")
       #expect(InjectedValues[\.name] == "built")
       #expect(InjectedValues.current.name == "built")
-      #expect(Greeter().greet("Ada") == "Hello, Ada", "a key not set yet shows the enclosing values")
+      #expect(
+        Greeter().greet("Ada") == "Hello, Ada",
+        "a key not set yet shows the enclosing values"
+      )
     }
   )
   func updateClosureSeesValuesBeingBuilt() {

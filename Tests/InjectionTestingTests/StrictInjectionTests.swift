@@ -1,6 +1,7 @@
+import Testing
+
 @testable import Injection
 @testable import InjectionTesting
-import Testing
 
 // Keys that the tests of global writes set globally, one per test; no other test reads them.
 private struct GlobalWriteKey: InjectionKey {
@@ -59,7 +60,9 @@ private final class GlobalChangeRecorder: InjectionFallbackObserver {
   func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool) {}
 
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
-    recorded.withLock { $0.append("\(key.map { "\($0)" } ?? "every key") \(removed ? "removed" : "set")") }
+    recorded.withLock {
+      $0.append("\(key.map { "\($0)" } ?? "every key") \(removed ? "removed" : "set")")
+    }
   }
 }
 
@@ -366,7 +369,11 @@ struct StrictInjectionTests {
     let printed = warnings.withLock { $0 }
     #expect(printed.count == 2)
     #expect(printed.allSatisfy { $0.hasPrefix("warning: Strict injection: ") })
-    #expect(printed.allSatisfy { $0.contains("after the strict test \"\(Test.current!.displayName ?? Test.current!.name)\"") })
+    #expect(
+      printed.allSatisfy {
+        $0.contains("after the strict test \"\(Test.current!.displayName ?? Test.current!.name)\"")
+      }
+    )
     #expect(printed.first?.contains("CountKey") == true)
     #expect(printed.last?.contains("set the global value of NameKey") == true)
   }

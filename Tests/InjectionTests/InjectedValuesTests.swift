@@ -1,12 +1,12 @@
 import Testing
 
+@testable import Injection
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-@testable import Injection
 
 private struct GlobalOrderKey: InjectionKey {
   static let currentValue = "default"
@@ -172,7 +172,10 @@ struct InjectedValuesTests {
       $0[keyPath: config] = Config(name: "test-mock", timeout: 1)
     } operation: {
       InjectedValues[config.appending(path: \.timeout)] = 99
-      #expect(InjectedValues[config] == Config(name: "test-mock", timeout: 1), "the scope keeps its value")
+      #expect(
+        InjectedValues[config] == Config(name: "test-mock", timeout: 1),
+        "the scope keeps its value"
+      )
       InjectedValues[config].timeout += 1
       #expect(InjectedValues[config] == Config(name: "test-mock", timeout: 1))
     }
@@ -192,7 +195,9 @@ struct InjectedValuesTests {
     } operation: {
       InjectedValues.resetGlobal(\.reset)
       #expect(InjectedValues[\.reset] == "scoped", "a scope's override is untouched")
-      #expect(InjectedValues.current.source(of: \.reset) == .scope(fileID: #fileID, line: scopeLine))
+      #expect(
+        InjectedValues.current.source(of: \.reset) == .scope(fileID: #fileID, line: scopeLine)
+      )
     }
     #expect(InjectedValues[\.reset] == "default")
     #expect(InjectedValues.current.source(of: \.reset) == .defaultValue)
@@ -213,8 +218,9 @@ struct InjectedValuesTests {
       guard InjectedValues[\.seedResetAll] == "default", InjectedValues[\.reset] == "default",
         InjectedValues.current.source(of: \.seedResetAll) == .defaultValue
       else { exit(2) }
+      // A removed key can be set again.
       InjectedValues[\.seedResetAll] = "set again"
-      guard InjectedValues[\.seedResetAll] == "set again" else { exit(3) }  // a removed key can be set again
+      guard InjectedValues[\.seedResetAll] == "set again" else { exit(3) }
     }
   }
 

@@ -1,13 +1,13 @@
 import Dispatch
 import Testing
 
+@testable import Injection
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-@testable import Injection
 
 // MARK: - Defaults created once
 
@@ -216,7 +216,9 @@ struct InjectionKeyTests {
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(
-        message.contains("Injection: dependency cycle detected: CrossThreadAKey → CrossThreadBKey → CrossThreadAKey")
+        message.contains(
+          "Injection: dependency cycle detected: CrossThreadAKey → CrossThreadBKey → CrossThreadAKey"
+        )
           || message.contains(
             "Injection: dependency cycle detected: CrossThreadBKey → CrossThreadAKey → CrossThreadBKey"
           ),

@@ -121,7 +121,8 @@ struct ProvenanceTests {
 
   @Test("An asynchronous update closure builds values with both accessor styles")
   func asynchronousUpdate() async throws {
-    let values = try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: 7) { values in
+    let values = try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: 7) {
+      values in
       values.count = 1
       await Task.yield()
       values.seedCount = 2

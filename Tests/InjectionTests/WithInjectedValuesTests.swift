@@ -133,7 +133,10 @@ struct WithInjectedValuesTests {
         #expect(InjectedValues.current[keyPath: style.styled] == "built")
         #expect(InjectedValues[StyledKey.self] == "built")
         #expect(reader.styled(style) == "built")
-        #expect(InjectedValues[style.other] == "outer", "a key not set yet shows the enclosing scope")
+        #expect(
+          InjectedValues[style.other] == "outer",
+          "a key not set yet shows the enclosing scope"
+        )
       } operation: {
         #expect(InjectedValues[style.styled] == "built")
         #expect(InjectedValues[style.other] == "outer")
@@ -273,7 +276,9 @@ struct WithInjectedValuesTests {
   }
 
   #if compiler(>=6.2)
-    @Test("A task started with Task.immediate in an update closure never reads or writes its values")
+    @Test(
+      "A task started with Task.immediate in an update closure never reads or writes its values"
+    )
     func immediateTaskInUpdateClosureSeesNothingBuilt() async throws {
       guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
       defer { removeGlobal(ImmediateTaskWriteKey.self) }
@@ -296,7 +301,10 @@ struct WithInjectedValuesTests {
         }
       }
       let seen = try #require(await task?.value)
-      #expect(seen == "default, enclosing", "the task sees the enclosing scope, not the values being built")
+      #expect(
+        seen == "default, enclosing",
+        "the task sees the enclosing scope, not the values being built"
+      )
       #expect(InjectedValues[ImmediateTaskWriteKey.self] == "from the immediate task")
     }
   #endif

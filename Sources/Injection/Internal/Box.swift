@@ -42,7 +42,10 @@ struct OverrideSite: Sendable {
 
   var fileID: String {
     let start = UnsafeRawPointer(bitPattern: fileStart)
-    return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(fileLength)), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(start: start, count: Int(fileLength)),
+      as: UTF8.self
+    )
   }
 
   var source: InjectionSource {

@@ -93,7 +93,10 @@ struct ContextFrame {
     _ body: () -> Result
   ) -> Result {
     withExtendedLifetime(head) {
-      with(ContextFrame(.reading, head: head, creating: key, previous: injection_context_get()), body)
+      with(
+        ContextFrame(.reading, head: head, creating: key, previous: injection_context_get()),
+        body
+      )
     }
   }
 

@@ -21,7 +21,9 @@ enum CycleDetection {
   /// A key, compared by identity.
   private struct Key: Hashable, Sendable {
     let type: Any.Type
-    static func == (lhs: Key, rhs: Key) -> Bool { ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) }
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+    }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(type)) }
   }
 
@@ -61,7 +63,9 @@ enum CycleDetection {
   private static func path(from start: Key, to end: Key, in chains: [UInt: [Key]]) -> [Key]? {
     var links: [Key: [Key]] = [:]
     for chain in chains.values {
-      for (outer, inner) in zip(chain, chain.dropFirst()) { links[outer, default: []].append(inner) }
+      for (outer, inner) in zip(chain, chain.dropFirst()) {
+        links[outer, default: []].append(inner)
+      }
     }
     var visited: Set<Key> = [start]
     var paths = [[start]]

@@ -198,7 +198,8 @@ extension InjectedValues {
   /// The value behind `keyPath` as global values and defaults alone give it: where a write
   /// through a member (`InjectedValues[\.config].timeout = 5`) starts.
   @usableFromInline
-  static func _globalValue<Value>(through keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
+  static func _globalValue<Value>(through keyPath: WritableKeyPath<InjectedValues, Value>) -> Value
+  {
     _globalValue { InjectedValues()[keyPath: keyPath] }
   }
 
@@ -230,7 +231,9 @@ extension InjectedValues {
 
   /// The keys the getter behind `keyPath` reads, in order, found by running it once on empty
   /// values. Reads fall back, so the getter may create defaults.
-  static func _keysRead<Value>(by keyPath: KeyPath<InjectedValues, Value>) -> [any InjectionKey.Type] {
+  static func _keysRead<Value>(
+    by keyPath: KeyPath<InjectedValues, Value>
+  ) -> [any InjectionKey.Type] {
     let recorder = KeyRecorder()
     _probing(keyPath, with: recorder)
     return recorder.keys

@@ -126,7 +126,6 @@ class Node: @unchecked Sendable {
     Node.find(key, from: next)
   }
 
-
   /// The same node, linked to `next` instead: how a chain is rebuilt without sharing nodes.
   func relinked(to next: Node?) -> Node {
     preconditionFailure("Injection: \(type(of: self)) cannot be relinked")

@@ -77,7 +77,11 @@ extension InjectedValues {
     if values.ownsLazyValues {
       try await _withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await _storage.withValue(values._headForBinding, operation: operation, isolation: isolation)
+      try await _storage.withValue(
+        values._headForBinding,
+        operation: operation,
+        isolation: isolation
+      )
     }
   }
 }

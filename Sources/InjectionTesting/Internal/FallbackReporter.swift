@@ -57,15 +57,21 @@ final class FallbackReporter: InjectionFallbackObserver {
     let onTestTask = Test.current?.id == testID
     report(
       Self.message(
-        for: Fallback(keyName: String(describing: key), isGlobal: isGlobal, readOutsideTest: !onTestTask)
+        for: Fallback(
+          keyName: String(describing: key),
+          isGlobal: isGlobal,
+          readOutsideTest: !onTestTask
+        )
       ),
       onTestTask: onTestTask
     )
   }
 
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
-    report(Self.message(forGlobalChangeOf: key.map { String(describing: $0) }, removed: removed),
-      onTestTask: Test.current?.id == testID)
+    report(
+      Self.message(forGlobalChangeOf: key.map { String(describing: $0) }, removed: removed),
+      onTestTask: Test.current?.id == testID
+    )
   }
 
   /// Records `message` now if this is the test's task, when the test ends if it still runs, and
