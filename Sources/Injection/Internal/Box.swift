@@ -69,7 +69,7 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
   @usableFromInline let value: Key.Value
   @usableFromInline let site: OverrideSite
 
-  @inlinable
+  @inlinable @inline(__always)
   init(_ value: Key.Value, next: Node?, site: OverrideSite) {
     self.value = value
     self.site = site

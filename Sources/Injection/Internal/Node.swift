@@ -54,7 +54,7 @@ class Node: @unchecked Sendable {
   @usableFromInline static let firstKey: UInt = 4
 
   /// A box's node: `key`, written by the value of `layer`, `depth` scopes deep.
-  @inlinable
+  @inlinable @inline(__always)
   init(key: UInt, next: Node?, layer: UInt32, isLazy: Bool, depth: Int) {
     self.key = key
     self.next = next
