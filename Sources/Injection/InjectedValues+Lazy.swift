@@ -35,6 +35,7 @@ extension InjectedValues {
   ///   - keyPath: The accessor on `InjectedValues`, reading and writing one key.
   ///   - make: Builds the value, on its first read.
   ///   - teardown: Tears the value down when the scope ends, if it was built.
+  @_disfavoredOverload  // A synchronous teardown closure selects the synchronous overload.
   public mutating func lazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
@@ -182,8 +183,10 @@ extension InjectedValues {
     for value in lazyValues where value.hasAsynchronousTeardown {
       preconditionFailure(
         "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
-          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use "
-          + "`await withInjectedValues`."
+          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
+          + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "
+          + "operation contains no `await`, Swift chose the synchronous one: write "
+          + "`operation: { () async in … }`)."
       )
     }
     for value in lazyValues { value.open(scope: head) }

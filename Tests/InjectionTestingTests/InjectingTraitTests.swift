@@ -4,8 +4,73 @@ import Testing
 
 private struct FixtureError: Error {}
 
+/// A store opened per test on first use, counted.
+private final class Store: Sendable {
+  private let closed = Locked(false)
+  func close() { closed.withLock { $0 = true } }
+  var isClosed: Bool { closed.withLock { $0 } }
+}
+
+private struct StoreKey: InjectionKey {
+  static let currentValue = Store()
+}
+
+extension InjectedValues {
+  fileprivate var store: Store {
+    get { self[StoreKey.self] }
+    set { self[StoreKey.self] = newValue }
+  }
+}
+
+/// A trait that declares a store built on first use and closed after the test; `opened` counts
+/// the stores it builds.
+private func lazyStore(opened: Locked<Int> = Locked(0)) -> InjectingTrait {
+  .injecting {
+    $0.lazy(\.store) {
+      opened.withLock { $0 += 1 }
+      return Store()
+    } teardown: { store in
+      await Task.yield()
+      store.close()
+    }
+  }
+}
+
 @Suite("The .injecting trait")
 struct InjectingTraitTests {
+  @Test("A value declared with lazy is built on first use and torn down before the trait returns")
+  func lazyValueLifetime() async throws {
+    let opened = Locked(0)
+    let trait = lazyStore(opened: opened)
+    let first = try await run(in: trait) { InjectedValues[\.store] }
+    let second = try await run(in: trait) { InjectedValues[\.store] }
+    #expect(first !== second, "every test case builds its own")
+    #expect(first.isClosed && second.isClosed, "each was torn down when its scope ended")
+    try await run(in: trait) { _ = InjectedValues[\.count] }
+    #expect(opened.withLock { $0 } == 2, "a test that never reads it builds none")
+  }
+
+  @Test(
+    "A value declared with lazy counts as an override in strict mode",
+    .strictInjection,
+    lazyStore()
+  )
+  func lazyValueIsAnOverrideInStrictMode() {
+    #expect(!InjectedValues[\.store].isClosed)
+  }
+
+  /// Runs `body` in `trait`'s scope, the way the testing library runs a test.
+  private func run<Result: Sendable>(
+    in trait: InjectingTrait,
+    _ body: @escaping @Sendable () -> Result
+  ) async throws -> Result {
+    let result = Locked<Result?>(nil)
+    try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {
+      result.withLock { $0 = body() }
+    }
+    return result.withLock { $0! }
+  }
+
   @Test(
     "Reads in the trait's update closure see the values being built, in both accessor styles",
     .injecting { values in

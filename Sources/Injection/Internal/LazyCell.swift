@@ -113,7 +113,7 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
       case .use(let value): return value
       case .fail: misuse()
       case .build(let scope):
-        let made = Built(InjectedValues._reading(scope, creating: key) { make() })
+        let made = Built(ContextFrame.reading(scope, creating: key) { make() })
         lock.withLock {
           built = made
           state = .built
@@ -133,9 +133,10 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
     switch lock.withLock({ state }) {
     case .declared:
       message =
-        "\(key) was declared with lazy(_:_:)\(where_) outside the update closure of "
-        + "withInjectedValues or of a test trait, so no scope owns it. Declare it in an update "
-        + "closure."
+        "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
+        + "update closure that declares it, or on a value outside any update closure, which no "
+        + "scope owns. Declare it in the update closure of withInjectedValues or of a test trait, "
+        + "and read it in the operation."
     case .closed:
       message =
         "\(key), declared with lazy(_:_:)\(where_), was read after its scope ended and its value "
