@@ -52,6 +52,21 @@ struct ParameterizedProfileTests {
   }
 }
 
+// Mirrors Docs/Testing.md, "A resource per test, built on first use" (the declarations are in
+// Support/GuideDeclarations.swift).
+@Suite(
+  "Profile, with a scratch store per test",
+  .injecting {
+    $0.lazy(\.scratchStore) { ScratchStore(name: "scratch") } teardown: { await $0.remove() }
+  }
+)
+struct ScratchStoreTests {
+  @Test("Gets its own store")
+  func getsItsOwnStore() {
+    #expect(InjectedValues[\.scratchStore].name == "scratch")
+  }
+}
+
 // Mirrors Docs/Testing.md, "Strict mode", first Swift block.
 @Suite("Profile, strict", .strictInjection(allowing: \.logger))
 struct StrictProfileTests {

@@ -69,3 +69,23 @@ struct ProfileModel {
     return "Profile of \(name)"
   }
 }
+
+// Mirrors Docs/Testing.md, "A resource per test, built on first use", its declarations.
+
+/// An in-memory store, created per test and removed after it.
+final class ScratchStore: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+  func remove() async {}
+}
+
+struct ScratchStoreKey: InjectionKey {
+  static let currentValue = ScratchStore(name: "live")
+}
+
+extension InjectedValues {
+  var scratchStore: ScratchStore {
+    get { self[ScratchStoreKey.self] }
+    set { self[ScratchStoreKey.self] = newValue }
+  }
+}
