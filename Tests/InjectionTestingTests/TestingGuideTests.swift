@@ -57,7 +57,11 @@ struct ParameterizedProfileTests {
 @Suite(
   "Profile, with a scratch store per test",
   .injecting {
-    $0.lazy(\.scratchStore) { ScratchStore(name: "scratch") } teardown: { await $0.remove() }
+    $0.lazy(\.scratchStore) {
+      ScratchStore(name: "scratch")
+    } teardown: {
+      await $0.remove()
+    }
   }
 )
 struct ScratchStoreTests {
