@@ -53,6 +53,46 @@ public struct Injected<Value>: Sendable {
     }
   }
 
+  /// Creates a wrapper that reads, on the main actor, the dependency behind an accessor that is
+  /// isolated to the main actor.
+  ///
+  /// In a module whose declarations are isolated to the main actor by default, accessors on
+  /// `InjectedValues` are too, and their key paths are not `Sendable`. Inside a main-actor type,
+  /// `@Injected` takes them anyway:
+  ///
+  /// ```swift
+  /// @MainActor
+  /// final class ProfileViewModel {
+  ///   @Injected(\.networkProvider) var networkProvider   // a main-actor accessor
+  /// }
+  /// ```
+  ///
+  /// Such a wrapper must be read and written on the main actor, which a main-actor type ensures;
+  /// used on another thread, it stops the program. A key path that is `Sendable` (an accessor
+  /// that is not isolated) selects the other initializer, which any thread can use. This one
+  /// exists in the Swift 6 language mode only, where key paths to isolated accessors are not
+  /// `Sendable`.
+  ///
+  /// - Parameter keyPath: The accessor on ``InjectedValues``, isolated to the main actor.
+  @available(swift, introduced: 6)
+  @MainActor
+  @inlinable
+  public init(_ keyPath: KeyPath<InjectedValues, Value>) {
+    // The key path is applied only on the main actor, which `assumeIsolated` checks.
+    let keyPath = UncheckedSendable(keyPath)
+    access = { values, newValue in
+      // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
+      let (values, newValue) = (UncheckedSendable(values), UncheckedSendable(newValue))
+      return MainActor.assumeIsolated {
+        guard let newValue = newValue.value else {
+          return UncheckedSendable(values.value[keyPath: keyPath.value])
+        }
+        Self._setGlobal(newValue.pointee) { keyPath.value }
+        return UncheckedSendable(newValue.pointee)
+      }.value
+    }
+  }
+
   /// The dependency as the current task sees it; setting it sets the global value.
   ///
   /// ```swift
