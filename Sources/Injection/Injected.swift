@@ -48,7 +48,7 @@ public struct Injected<Value>: Sendable {
       guard let newValue else { return values[keyPath: keyPath] }
       // The key path reaches the setter through a non-escaping closure, so that the read path
       // above keeps no use of it: a specialized closure never creates the key path.
-      Self._setGlobal(newValue.pointee) { keyPath }
+      Self._assign(newValue.pointee) { keyPath }
       return newValue.pointee
     }
   }
@@ -87,7 +87,7 @@ public struct Injected<Value>: Sendable {
         guard let newValue = newValue.value else {
           return UncheckedSendable(values.value[keyPath: keyPath.value])
         }
-        Self._setGlobal(newValue.pointee) { keyPath.value }
+        Self._assign(newValue.pointee) { keyPath.value }
         return UncheckedSendable(newValue.pointee)
       }.value
     }
@@ -112,7 +112,7 @@ public struct Injected<Value>: Sendable {
   }
 
   @usableFromInline
-  static func _setGlobal(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
+  static func _assign(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
     let keyPath = keyPath()
     guard let writable = keyPath as? WritableKeyPath<InjectedValues, Value> else {
       fatalError(

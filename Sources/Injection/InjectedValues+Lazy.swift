@@ -41,7 +41,7 @@ extension InjectedValues {
     _ make: @escaping @Sendable () -> Value,
     teardown: (@Sendable (Value) async -> Void)? = nil
   ) {
-    _declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
+    declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
   }
 
   /// In an update closure: overrides the dependency behind `keyPath` with a value that `make`
@@ -69,16 +69,16 @@ extension InjectedValues {
     _ make: @escaping @Sendable () -> Value,
     teardown: @escaping @Sendable (Value) -> Void
   ) {
-    _declareLazy(keyPath, make, teardown: .sync(teardown))
+    declareLazy(keyPath, make, teardown: .sync(teardown))
   }
 
-  private mutating func _declareLazy<Value: Sendable>(
+  private mutating func declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
     teardown: LazyCell<Value>.Teardown
   ) {
     let declaration = LazyDeclaration(make: make, teardown: teardown)
-    Self._probing(keyPath, with: declaration)
+    Self.probing(keyPath, with: declaration)
     guard let key = declaration.key, let makeBox = declaration.makeBox else {
       preconditionFailure(
         "Injection: lazy(\(keyPath)) needs an accessor whose getter reads one key, "
@@ -90,8 +90,8 @@ extension InjectedValues {
   }
 
   /// The values built on first use among this value's own overrides.
-  var _ownLazyValues: [any ScopedLazyValue] {
-    _ownBoxes.compactMap(\.scopedLazyValue)
+  var ownLazyValues: [any ScopedLazyValue] {
+    ownBoxes.compactMap(\.scopedLazyValue)
   }
 }
 
@@ -179,7 +179,7 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let head = values._headForBinding
-    let lazyValues = values._ownLazyValues
+    let lazyValues = values.ownLazyValues
     for value in lazyValues where value.hasAsynchronousTeardown {
       preconditionFailure(
         "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
@@ -203,7 +203,7 @@ extension InjectedValues {
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     let head = values._headForBinding
-    let lazyValues = values._ownLazyValues
+    let lazyValues = values.ownLazyValues
     for value in lazyValues { value.open(scope: head) }
     let result: Swift.Result<Result, Failure>
     do {

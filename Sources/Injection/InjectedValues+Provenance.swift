@@ -21,7 +21,7 @@ extension InjectedValues: CustomStringConvertible {
           + "innermost first"
     ]
     for (key, value, site) in overrides {
-      lines.append("  \(key) = \(Self._abbreviated(value))  ← \(site.source)")
+      lines.append("  \(key) = \(Self.abbreviated(value))  ← \(site.source)")
     }
     if _observer != nil {
       lines.append("  (strict: reads that fall back to a global value or default are reported)")
@@ -84,7 +84,7 @@ extension InjectedValues: CustomStringConvertible {
     }
   }
 
-  static func _abbreviated(_ text: String) -> String {
+  static func abbreviated(_ text: String) -> String {
     text.count <= 80 ? text : text.prefix(77) + "..."
   }
 }

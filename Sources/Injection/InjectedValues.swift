@@ -150,7 +150,7 @@ public struct InjectedValues: Sendable {
     get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
     set { _setGlobal(newValue, through: keyPath) }
     _modify {
-      var value = _globalValue(through: keyPath)
+      var value = _globalValue { InjectedValues()[keyPath: keyPath] }
       yield &value
       _setGlobal(value, through: keyPath)
     }
@@ -213,7 +213,7 @@ public struct InjectedValues: Sendable {
   ///
   /// - Parameter keyPath: The accessor on `InjectedValues`.
   public static func resetGlobal<Value>(_ keyPath: KeyPath<InjectedValues, Value>) {
-    _resetGlobals(of: _keysRead(by: keyPath))
+    resetGlobals(of: _keysRead(by: keyPath))
   }
 
   /// Removes every global value, so that every read that no scope overrides sees its key's
@@ -225,6 +225,6 @@ public struct InjectedValues: Sendable {
   /// InjectedValues[\.greeting]   // "Hello"
   /// ```
   public static func resetAllGlobals() {
-    _resetGlobals(of: nil)
+    resetGlobals(of: nil)
   }
 }

@@ -28,11 +28,11 @@ import Testing
 /// every test in it and in its nested suites; a test's own allow-list adds to its suite's.
 public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// For each allowed accessor, finds the keys its getter reads.
-  private let allowedAccessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]]
+  private let allowedAccessors: [@Sendable () -> [any InjectionKey.Type]]
   private let allowedKeys: Set<ObjectIdentifier>
 
   fileprivate init(
-    allowedAccessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]],
+    allowedAccessors: [@Sendable () -> [any InjectionKey.Type]],
     allowedKeys: Set<ObjectIdentifier>
   ) {
     self.allowedAccessors = allowedAccessors
@@ -58,8 +58,8 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// Runs `function` in strict mode, then records the fallbacks read outside the test's task.
   ///
   /// The testing library calls this once for each test case; you rarely call it yourself.
-  /// The getter of each allowed accessor runs once here, on the values visible at this point,
-  /// to find the keys it reads.
+  /// The getter of each allowed accessor runs once here, on empty values, to find the keys it
+  /// reads.
   ///
   /// ```swift
   /// let trait: StrictInjectionTrait = .strictInjection
@@ -81,7 +81,7 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
     let current = InjectedValues.current
     var allowed = allowedKeys
     for keysRead in allowedAccessors {
-      allowed.formUnion(keysRead(current).map { ObjectIdentifier($0) })
+      allowed.formUnion(keysRead().map { ObjectIdentifier($0) })
     }
     if let enclosing = current._observer as? FallbackReporter {
       allowed.formUnion(enclosing.allowed)
@@ -129,9 +129,9 @@ extension Trait where Self == StrictInjectionTrait {
   public static func strictInjection<each Value>(
     allowing keyPaths: repeat KeyPath<InjectedValues, each Value> & Sendable
   ) -> Self {
-    var accessors: [@Sendable (InjectedValues) -> [any InjectionKey.Type]] = []
+    var accessors: [@Sendable () -> [any InjectionKey.Type]] = []
     for keyPath in repeat each keyPaths {
-      accessors.append { _ in InjectedValues._keys(readBy: keyPath) }
+      accessors.append { InjectedValues._keysRead(by: keyPath) }
     }
     return StrictInjectionTrait(allowedAccessors: accessors, allowedKeys: [])
   }

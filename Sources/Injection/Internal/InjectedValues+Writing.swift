@@ -5,14 +5,14 @@ public import CInjectionSupport
 
 extension InjectedValues {
   /// How many overrides a value links one by one above its base before it indexes them.
-  static let maximumOwnBoxes = 4
+  static let maximumOwnBoxes: Int = 4
   /// A scope whose parent's chain is longer than this starts from the parent's compacted chain.
-  @usableFromInline static let maximumParentHops = 3
+  @usableFromInline static let maximumParentHops: Int32 = 3
   /// A chain longer than this is compacted before it is bound as a task's values. Scopes never
   /// build one (their parent has at most `maximumParentHops`, their own writes at most
   /// `maximumOwnBoxes` boxes and one index); a snapshot written many times, or a whole snapshot
   /// assigned to `$0`, can.
-  @usableFromInline static let maximumBoundHops = 8
+  @usableFromInline static let maximumBoundHops: Int32 = 8
 
   /// The values an update closure starts from: the parent's overrides, recorded as set in the
   /// scope at `fileID:line`, one scope deeper.
@@ -117,7 +117,7 @@ extension InjectedValues {
   }
 
   /// This value's own overrides, innermost first.
-  var _ownBoxes: [Node] {
+  var ownBoxes: [Node] {
     guard let layer = site?.layer else { return [] }
     var boxes: [Node] = []
     var node = head
@@ -154,17 +154,17 @@ extension InjectedValues {
       values.pointee[Key.self] = value
       return
     }
-    _setGlobal(value, for: Key.self)
+    setGlobalValue(value, for: Key.self)
   }
 
   // MARK: - Global values
 
   /// Sets the global value of `Key`.
-  static func _setGlobal<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+  static func setGlobalValue<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
     let box = Box<Key>(value, next: nil, site: OverrideSite(.global, depth: 0))
     let replaced = GlobalValues.setBox(box, for: _key(Key.self))
     withExtendedLifetime(replaced) {}  // released here, outside every lock: it may run a deinit
-    _reportGlobalChange(of: Key.self, removed: false)
+    reportGlobalChange(of: Key.self, removed: false)
   }
 
   /// Sets the global values of the keys that the setter behind `keyPath` writes.
@@ -188,61 +188,55 @@ extension InjectedValues {
       )
       ContextFrame.with(frame) { pointer.pointee[keyPath: keyPath] = value }
     }
-    for box in scratch._ownBoxes.reversed() {
+    for box in scratch.ownBoxes.reversed() {
       let replaced = GlobalValues.setBox(box, for: box.key)
       withExtendedLifetime(replaced) {}
-      if let key = box.overrideKey { _reportGlobalChange(of: key, removed: false) }
+      if let key = box.overrideKey { reportGlobalChange(of: key, removed: false) }
     }
   }
 
-  /// The value behind `keyPath` as global values and defaults alone give it: where a write
-  /// through a member (`InjectedValues[\.config].timeout = 5`) starts.
-  @usableFromInline
-  static func _globalValue<Value>(through keyPath: WritableKeyPath<InjectedValues, Value>) -> Value
-  {
-    _globalValue { InjectedValues()[keyPath: keyPath] }
-  }
-
-  /// What `read` returns when reads see only global values and defaults.
+  /// What `read` returns when reads see only global values and defaults: where a write through
+  /// a member (`InjectedValues[\.config].timeout = 5`) starts.
   @usableFromInline
   static func _globalValue<Value>(_ read: () -> Value) -> Value {
     ContextFrame.reading(nil, creating: nil, read)
   }
 
   /// Removes the global values of `keys`, or of every key if `keys` is `nil`.
-  static func _resetGlobals(of keys: [any InjectionKey.Type]?) {
+  static func resetGlobals(of keys: [any InjectionKey.Type]?) {
     guard let keys else {
       let removed = GlobalValues.removeAll()
       withExtendedLifetime(removed) {}
-      _reportGlobalChange(of: nil, removed: true)
+      reportGlobalChange(of: nil, removed: true)
       return
     }
     for key in keys {
       let removed = GlobalValues.setBox(nil, for: UInt(bitPattern: ObjectIdentifier(key)))
       withExtendedLifetime(removed) {}
-      _reportGlobalChange(of: key, removed: true)
+      reportGlobalChange(of: key, removed: true)
     }
   }
 
   /// Tells strict mode, if the current task runs under it, that a global value changed.
-  static func _reportGlobalChange(of key: (any InjectionKey.Type)?, removed: Bool) {
+  static func reportGlobalChange(of key: (any InjectionKey.Type)?, removed: Bool) {
     _storage.get()?.observer?.globalValueChanged(key, removed: removed)
   }
 
   /// The keys the getter behind `keyPath` reads, in order, found by running it once on empty
-  /// values. Reads fall back, so the getter may create defaults.
-  static func _keysRead<Value>(
+  /// values. Reads fall back, so the getter may create defaults. `package`: strict mode's
+  /// allow-list uses it.
+  package static func _keysRead<Value>(
     by keyPath: KeyPath<InjectedValues, Value>
   ) -> [any InjectionKey.Type] {
     let recorder = KeyRecorder()
-    _probing(keyPath, with: recorder)
+    probing(keyPath, with: recorder)
     return recorder.keys
   }
 }
 
 extension InjectedValues {
   /// Runs the getter behind `keyPath` once, on empty values, telling `probe` the keys it reads.
-  static func _probing<Value>(_ keyPath: KeyPath<InjectedValues, Value>, with probe: KeyProbe) {
+  static func probing<Value>(_ keyPath: KeyPath<InjectedValues, Value>, with probe: KeyProbe) {
     withExtendedLifetime(probe) {
       ContextFrame.with(ContextFrame(.probe, probe: probe, previous: injection_context_get())) {
         _ = InjectedValues()[keyPath: keyPath]

@@ -31,13 +31,6 @@ extension InjectedValues {
   /// The strict-mode observer of these values, if any.
   package var _observer: (any InjectionFallbackObserver)? { head?.observer }
 
-  /// The keys the getter behind `keyPath` reads, found by running it once.
-  package static func _keys<Value>(
-    readBy keyPath: KeyPath<InjectedValues, Value>
-  ) -> [any InjectionKey.Type] {
-    _keysRead(by: keyPath)
-  }
-
   /// Runs an update closure that may suspend, and returns the values it built.
   ///
   /// The values being built live in memory of their own, and a marker that stands for them is

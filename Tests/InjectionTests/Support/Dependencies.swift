@@ -87,7 +87,7 @@ extension InjectedValues {
 
 /// Removes the global value of `key`, so that a test leaves no global state behind.
 func removeGlobal<Key: InjectionKey>(_ key: Key.Type) {
-  InjectedValues._resetGlobals(of: [Key.self])
+  InjectedValues.resetGlobals(of: [Key.self])
 }
 
 /// A counter that many threads can bump.
