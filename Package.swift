@@ -4,15 +4,15 @@ import PackageDescription
 let package = Package(
   name: "Injection",
   // The lowest versions Swift concurrency (and so `TaskLocal`) runs on. Nothing in the library
-  // needs more; the Synchronization module is used only behind `#available` checks.
+  // needs more (see the availability table in Docs/Design.md).
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+  // Only the libraries are products. The demo and the example server are executable targets,
+  // which `swift run` finds by name, and never appear in the graph of a package that depends on
+  // this one.
   products: [
     .library(name: "Injection", targets: ["Injection"]),
     // Test support: Swift Testing traits and XCTest helpers. Link it from test targets only.
     .library(name: "InjectionTesting", targets: ["InjectionTesting"]),
-    .executable(name: "InjectionDemo", targets: ["InjectionDemo"]),
-    .executable(name: "InjectionBenchmarks", targets: ["InjectionBenchmarks"]),
-    .executable(name: "InjectionServerExample", targets: ["InjectionServerExample"]),
   ],
   targets: [
     .target(name: "Injection", dependencies: ["CInjectionSupport"]),
@@ -49,3 +49,15 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Upcoming features and stricter checks, for every Swift target but the seed's usage code, which
+// stays as it was written. Each names its proposal.
+let strictness: [SwiftSetting] = [
+  // SE-0335: every existential type is spelled `any P`, so its cost is visible where it is used.
+  .enableUpcomingFeature("ExistentialAny"),
+  // SE-0409: imports are internal unless marked `public`, so no module leaks into the API.
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.name != "SeedUsage" && target.name != "CInjectionSupport" {
+  target.swiftSettings = (target.swiftSettings ?? []) + strictness
+}

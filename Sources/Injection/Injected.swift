@@ -43,7 +43,7 @@ public struct Injected<Value>: Sendable {
   /// - Parameter keyPath: The accessor on ``InjectedValues``; a get-only one makes the wrapper
   ///   read-only.
   @inlinable
-  public init(_ keyPath: KeyPath<InjectedValues, Value> & Sendable) {
+  public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
       // The key path reaches the setter through a non-escaping closure, so that the read path

@@ -1,6 +1,6 @@
 #if canImport(XCTest)
-  import Injection
-  import XCTest
+  public import Injection
+  public import XCTest
 
   /// An XCTest base class that runs each test, synchronous or `async`, inside a scope with the
   /// overrides its subclass sets.

@@ -1,5 +1,5 @@
-import Injection
-import Testing
+public import Injection
+public import Testing
 
 /// A test trait that runs each test, and each case of a parameterized test, inside a scope
 /// with the overrides that its update closure sets.

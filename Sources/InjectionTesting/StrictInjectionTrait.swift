@@ -1,5 +1,5 @@
-import Injection
-import Testing
+public import Injection
+public import Testing
 
 /// A test trait that records a test issue for every dependency a test reads without an
 /// override, once per key.
@@ -127,7 +127,7 @@ extension Trait where Self == StrictInjectionTrait {
   /// - Parameter keyPaths: The accessors on `InjectedValues` whose keys may fall back.
   /// - Returns: A trait for `@Test` or `@Suite`.
   public static func strictInjection<each Value>(
-    allowing keyPaths: repeat KeyPath<InjectedValues, each Value> & Sendable
+    allowing keyPaths: repeat any KeyPath<InjectedValues, each Value> & Sendable
   ) -> Self {
     var accessors: [@Sendable () -> [any InjectionKey.Type]] = []
     for keyPath in repeat each keyPaths {

@@ -1,4 +1,4 @@
-import Injection
+public import Injection
 
 /// What a handler knows about the request it serves: its ID and its tenant.
 ///

@@ -1,4 +1,4 @@
-import Injection
+public import Injection
 
 /// Reads one tenant's data. Each request gets the repository of its own tenant.
 public protocol TenantRepository: Sendable {

@@ -265,9 +265,10 @@ struct LazyTests {
         $0.lazy(\.connection) {
           log.open("failing")
         } teardown: {
+          await Task.yield()
           log.close($0)
         }
-      } operation: {
+      } operation: { () async throws in
         _ = InjectedValues[\.connection]
         throw OperationFailed()
       }

@@ -1,8 +1,15 @@
 // swift-format-ignore-file
-// The seed pattern's usage code, copied unchanged from shared/seed/seed-injection.swift.txt:
-// the key, `test()`, `TestDataStructure`, the three classes, and the `Self[...]` accessor.
-// Only the seed's implementation half is left out: the Injection library replaces it.
-// This target builds in the Swift 5 language mode the seed was written for.
+// The usage code of the "seed pattern", unchanged: the key, `test()`, `TestDataStructure`, the
+// three classes, and the `Self[...]` accessor. The pattern is the small dependency-injection
+// setup described by Antoine van der Lee in "Dependency Injection in Swift using latest Swift
+// features" (https://www.avanderlee.com/swift/dependency-injection/); its implementation half
+// (the protocol, `InjectedValues` and the wrapper) is left out, because the Injection library
+// replaces it. This target builds in the Swift 5 language mode the pattern was written for.
+//
+// The one compiler warning of this target, "variable 'dataController' was never mutated", is
+// the pattern's own: `test()` declares `var dataController` and then assigns through the
+// wrapper's setter, which the library declares `nonmutating` (as a global write it mutates no
+// instance). The code stays as it was written, so the warning stays too.
 import Injection
 
 // MARK: Demontration of Usage of Injection system

@@ -1,4 +1,4 @@
-import CInjectionSupport
+public import CInjectionSupport
 
 /// A value built on first use, once per scope, and torn down when the scope ends: what
 /// `InjectedValues.lazy(_:_:teardown:)` declares.

@@ -112,7 +112,7 @@ enum AccessorStyle: String, CaseIterable, Sendable, CustomTestStringConvertible 
   var testDescription: String { "\(rawValue)-style accessor" }
 
   /// The accessor of `StyledKey` in this style.
-  var styled: WritableKeyPath<InjectedValues, String> & Sendable {
+  var styled: any WritableKeyPath<InjectedValues, String> & Sendable {
     switch self {
     case .instance: \.instanceStyled
     case .seed: \.seedStyled
@@ -120,7 +120,7 @@ enum AccessorStyle: String, CaseIterable, Sendable, CustomTestStringConvertible 
   }
 
   /// The accessor of `OtherStyledKey` in this style.
-  var other: WritableKeyPath<InjectedValues, String> & Sendable {
+  var other: any WritableKeyPath<InjectedValues, String> & Sendable {
     switch self {
     case .instance: \.instanceOther
     case .seed: \.seedOther
