@@ -1,8 +1,8 @@
 // swift-format-ignore-file
 // The usage code of the "seed pattern", unchanged: the key, `test()`, `TestDataStructure`, the
 // three classes, and the `Self[...]` accessor. The pattern is the small dependency-injection
-// setup described by Antoine van der Lee in "Dependency Injection in Swift using latest Swift
-// features" (https://www.avanderlee.com/swift/dependency-injection/); its implementation half
+// setup that Antoine van der Lee describes in his article on dependency injection in Swift
+// (https://www.avanderlee.com/swift/dependency-injection/); its implementation half
 // (the protocol, `InjectedValues` and the wrapper) is left out, because the Injection library
 // replaces it. This target builds in the Swift 5 language mode the pattern was written for.
 //
