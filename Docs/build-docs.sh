@@ -6,6 +6,15 @@
 # The guides are kept once, in Docs/, as Markdown that reads well on a code-hosting site. This
 # script copies them into a temporary copy of the catalog as DocC articles, then converts it
 # with --warnings-as-errors, so a broken symbol link fails the build.
+#
+# Diagrams: a code-hosting site renders a ```mermaid block, DocC shows it as text. So each
+# mermaid block in a guide has, on the line above it, a marker naming its picture and that
+# picture's alt text:
+#   <!-- image: resolution-order "Text that describes the diagram" -->
+# The picture is drawn by hand as Docs/Images/NAME.svg, with an optional NAME~dark.svg for the
+# dark appearance. In the catalog copy, the marker and the block become `![ALT](NAME)` and the
+# pictures go to the catalog's Resources. A mermaid block without a marker, a marker without a
+# block, or a marker naming a missing picture fails the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +22,80 @@ out=".build/docs-site"
 graphs=".build/symbol-graphs"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+
+# guide FILE OUT: writes FILE to OUT with each marked mermaid block replaced by its picture, and
+# prints the name of each picture it uses to standard error as "image: NAME".
+guide() {
+  awk '
+    function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; failed = 1 }
+    # A pending marker must be followed by its mermaid block, blank lines aside.
+    pending != "" && !/^[[:space:]]*$/ && !/^[[:space:]]*```[[:space:]]*mermaid[[:space:]]*$/ {
+      fail("the image marker above is not followed by a ```mermaid block"); pending = ""
+    }
+    fence == "" && /^[[:space:]]*<!--[[:space:]]*image:/ {
+      if ($0 ~ /^[[:space:]]*<!-- image: [A-Za-z0-9_-]+ "[^"]+" -->[[:space:]]*$/ &&
+          index($0, "[") == 0 && index($0, "]") == 0) {
+        line = $0
+        sub(/^[[:space:]]*<!-- image: /, "", line)
+        name = line; sub(/ .*/, "", name)
+        alt = line; sub(/^[^"]*"/, "", alt); sub(/".*/, "", alt)
+        pending = name
+      } else {
+        fail("malformed image marker; write <!-- image: NAME \"ALT TEXT\" -->, with no brackets in ALT TEXT")
+      }
+      next
+    }
+    fence == "" && /^[[:space:]]*```/ {
+      if (/^[[:space:]]*```[[:space:]]*mermaid[[:space:]]*$/) {
+        fence = "mermaid"
+        if (pending == "") {
+          fail("a ```mermaid block has no picture; add <!-- image: NAME \"ALT TEXT\" --> on the line above, and draw Docs/Images/NAME.svg")
+        } else {
+          indent = $0; sub(/```.*/, "", indent)
+          print indent "![" alt "](" pending ")"
+          print "image: " pending > "/dev/stderr"
+          pending = ""
+        }
+        next
+      }
+      fence = "code"; print; next
+    }
+    fence != "" && /^[[:space:]]*```[[:space:]]*$/ {
+      if (fence == "mermaid") { fence = ""; next }
+      fence = ""; print; next
+    }
+    fence == "mermaid" { next }
+    { print }
+    END {
+      if (pending != "") fail("the image marker above is not followed by a ```mermaid block")
+      if (fence != "") fail("unterminated code block")
+      exit failed
+    }
+  ' "$1" >"$2"
+}
+
+# The guides are articles of the Injection catalog, copied in from Docs/, with their diagrams
+# as pictures. Done first, so a guide whose diagram has no picture fails before the build.
+cp -R Sources/Injection/Injection.docc "$work/Injection.docc"
+status=0
+for md in Docs/*.md; do
+  guide "$md" "$work/Injection.docc/$(basename "$md")" 2>"$work/guide.err" || status=1
+  grep -v '^image: ' "$work/guide.err" >&2 || true
+  for name in $(sed -n 's/^image: //p' "$work/guide.err"); do
+    if [[ ! -f "Docs/Images/$name.svg" ]]; then
+      echo "$md: the image marker names $name, but Docs/Images/$name.svg does not exist" >&2
+      status=1
+    fi
+  done
+done
+if ((status != 0)); then
+  echo "error: a diagram in Docs/*.md has no picture for the DocC site (see above)" >&2
+  exit 1
+fi
+if compgen -G "Docs/Images/*" >/dev/null; then
+  mkdir -p "$work/Injection.docc/Resources"
+  cp Docs/Images/* "$work/Injection.docc/Resources/"
+fi
 
 rm -rf "$graphs" && mkdir -p "$graphs"
 # The compiler writes symbol graphs only when it compiles a module: build from scratch.
@@ -36,9 +119,6 @@ convert() {
     --warnings-as-errors
 }
 
-# The guides are articles of the Injection catalog, copied in from Docs/.
-cp -R Sources/Injection/Injection.docc "$work/Injection.docc"
-cp Docs/*.md "$work/Injection.docc/"
 convert Injection "$work/Injection.docc"
 convert InjectionTesting Sources/InjectionTesting/InjectionTesting.docc
 
