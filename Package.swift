@@ -58,6 +58,7 @@ let strictness: [SwiftSetting] = [
   // SE-0409: imports are internal unless marked `public`, so no module leaks into the API.
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-for target in package.targets where target.name != "SeedUsage" && target.name != "CInjectionSupport" {
+let unchangedTargets: Set = ["SeedUsage", "CInjectionSupport"]
+for target in package.targets where !unchangedTargets.contains(target.name) {
   target.swiftSettings = (target.swiftSettings ?? []) + strictness
 }

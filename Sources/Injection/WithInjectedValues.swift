@@ -1,5 +1,3 @@
-public import CInjectionSupport
-
 // MARK: - Scoping overrides
 
 /// Runs `operation` with the dependencies that `update` overrides, in the current task and
@@ -147,38 +145,4 @@ public func withInjectedValues<Result, Failure: Error>(
   isolation: isolated (any Actor)? = #isolation
 ) async throws(Failure) -> Result {
   try await InjectedValues._withHead(values._headForBinding, operation, isolation: isolation)
-}
-
-extension InjectedValues {
-  /// Runs `operation` with the task's values bound to the chain at `head`.
-  ///
-  /// If this thread is inside an update closure, a default or a probe, the operation must not
-  /// see it: a frame says that reads see the task's values again.
-  @inlinable
-  static func _withHead<Result, Failure: Error>(
-    _ head: Node?,
-    _ operation: () throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    do {
-      if ContextFrame.top == nil { return try _storage.withValue(head, operation: operation) }
-      let frame = ContextFrame(.operation, previous: injection_context_get())
-      return try ContextFrame.with(frame) { try _storage.withValue(head, operation: operation) }
-    } catch {
-      throw error as! Failure  // `operation` throws only `Failure`.
-    }
-  }
-
-  /// Runs the asynchronous `operation` with the task's values bound to the chain at `head`.
-  @inlinable
-  static func _withHead<Result, Failure: Error>(
-    _ head: Node?,
-    _ operation: () async throws(Failure) -> Result,
-    isolation: isolated (any Actor)?
-  ) async throws(Failure) -> Result {
-    do {
-      return try await _storage.withValue(head, operation: operation, isolation: isolation)
-    } catch {
-      throw error as! Failure  // `operation` throws only `Failure`.
-    }
-  }
 }

@@ -34,9 +34,10 @@ extension InjectedValues {
 }
 
 /// The keys, their defaults, and their accessors (two instance-style, two seed-style).
-private let modelKeys: [(path: any WritableKeyPath<InjectedValues, Int> & Sendable, default: Int)] = [
-  (\.model0, 0), (\.model1, 100), (\.model2, 200), (\.model3, 300),
-]
+private let modelKeys: [(path: any WritableKeyPath<InjectedValues, Int> & Sendable, default: Int)] =
+  [
+    (\.model0, 0), (\.model1, 100), (\.model2, 200), (\.model3, 300),
+  ]
 
 private struct ModelReader {
   @Injected(\.model0) var model0

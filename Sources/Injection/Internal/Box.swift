@@ -136,14 +136,3 @@ final class LazyBox<Key: InjectionKey>: Node, @unchecked Sendable {
 
   override var scopedLazyValue: (any ScopedLazyValue)? { cell }
 }
-
-extension InjectedValues {
-  /// The value of the box of `Key` that `Node.find` returned.
-  @inlinable @inline(__always)
-  static func _value<Key: InjectionKey>(of box: Unmanaged<Node>, as key: Key.Type) -> Key.Value {
-    box._withUnsafeGuaranteedRef { node in
-      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key>.self).cell.value(of: Key.self) }
-      return unsafeDowncast(node, to: Box<Key>.self).value
-    }
-  }
-}

@@ -44,6 +44,15 @@ extension InjectedValues {
     return marker.valuesOfCurrentTask?.pointee.head ?? marker.next
   }
 
+  /// The value of the box of `Key` that `Node.find` returned.
+  @inlinable @inline(__always)
+  static func _value<Key: InjectionKey>(of box: Unmanaged<Node>, as key: Key.Type) -> Key.Value {
+    box._withUnsafeGuaranteedRef { node in
+      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key>.self).cell.value(of: Key.self) }
+      return unsafeDowncast(node, to: Box<Key>.self).value
+    }
+  }
+
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
   @inlinable
   static func _sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {

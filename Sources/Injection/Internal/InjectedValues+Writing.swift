@@ -14,44 +14,6 @@ extension InjectedValues {
   /// assigned to `$0`, can.
   @usableFromInline static let maximumBoundHops: Int32 = 8
 
-  /// The values an update closure starts from: the parent's overrides, recorded as set in the
-  /// scope at `fileID:line`, one scope deeper.
-  @inlinable
-  init(updating parent: Node?, fileID: StaticString, line: UInt) {
-    var start = parent
-    if let parent, parent.hops > Self.maximumParentHops { start = parent.compacted() }
-    self.init(head: start)
-    site = OverrideSite(.scope, depth: (start?.depth ?? 0) + 1, fileID: fileID, line: line)
-  }
-
-  /// The chain to bind as a task's values: this value's, compacted if lookups would walk long.
-  @inlinable
-  var _headForBinding: Node? {
-    if let head, head.hops > Self.maximumBoundHops { return head.compacted() }
-    return head
-  }
-
-  /// Runs `update` on values that start from the current task's, with a frame that lets
-  /// seed-style accessors and every read in it reach them, and returns them.
-  @inlinable
-  static func _updating<Failure: Error>(
-    fileID: StaticString,
-    line: UInt,
-    with update: (inout InjectedValues) throws(Failure) -> Void
-  ) throws(Failure) -> InjectedValues {
-    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
-    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
-      let frame = ContextFrame(
-        .update,
-        owner: ContextFrame.currentTask,
-        values: pointer,
-        previous: injection_context_get()
-      )
-      try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
-    }
-    return values
-  }
-
   // MARK: - A value's own overrides
 
   /// Links the box that `makeBox` makes for `key` (given what it links to and its site) at the
@@ -232,9 +194,7 @@ extension InjectedValues {
     probing(keyPath, with: recorder)
     return recorder.keys
   }
-}
 
-extension InjectedValues {
   /// Runs the getter behind `keyPath` once, on empty values, telling `probe` the keys it reads.
   static func probing<Value>(_ keyPath: KeyPath<InjectedValues, Value>, with probe: KeyProbe) {
     withExtendedLifetime(probe) {

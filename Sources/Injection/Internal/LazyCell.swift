@@ -177,3 +177,78 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
     }
   }
 }
+
+/// Learns the key behind a `lazy` declaration's accessor, and makes its box: the first key the
+/// getter reads, whose value type must be the accessor's.
+final class LazyDeclaration<Value: Sendable>: KeyProbe {
+  let make: @Sendable () -> Value
+  let teardown: LazyCell<Value>.Teardown
+  private(set) var key: UInt?
+  private(set) var makeBox: ((Node?, OverrideSite) -> Node)?
+
+  init(make: @escaping @Sendable () -> Value, teardown: LazyCell<Value>.Teardown) {
+    self.make = make
+    self.teardown = teardown
+  }
+
+  override func read<Key: InjectionKey>(_ keyType: Key.Type) {
+    guard key == nil else { return }
+    guard Key.Value.self == Value.self else {
+      preconditionFailure(
+        "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
+          + "\(Key.self), a key of \(Key.Value.self). Use an accessor that reads and writes one key."
+      )
+    }
+    // The types are equal, checked above: these casts only restate them.
+    let make = unsafeBitCast(self.make, to: (@Sendable () -> Key.Value).self)
+    let teardown = unsafeBitCast(self.teardown, to: LazyCell<Key.Value>.Teardown.self)
+    key = InjectedValues._key(Key.self)
+    makeBox = { next, site in
+      let cell = LazyCell(key: Key.self, site: site, make: make, teardown: teardown)
+      return LazyBox<Key>(cell, next: next, site: site)
+    }
+  }
+}
+
+/// What a scope does with the values built on first use that its update closure declared.
+protocol ScopedLazyValue: AnyObject, Sendable {
+  /// Whether the teardown is asynchronous, so that a synchronous scope cannot run it.
+  var hasAsynchronousTeardown: Bool { get }
+  /// The key and declaration site, for messages.
+  var declaration: String { get }
+  /// Starts the scope: from now on a read builds the value, seeing the scope's values.
+  func open(scope: Node?)
+  /// Ends the scope and runs a synchronous teardown, if the value was built.
+  func closeAndTearDown()
+  /// Ends the scope and runs the teardown, if the value was built.
+  func closeAndTearDown() async
+}
+
+extension LazyCell: ScopedLazyValue {
+  var hasAsynchronousTeardown: Bool {
+    if case .async = teardown { return true }
+    return false
+  }
+
+  var declaration: String {
+    site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
+  }
+
+  func closeAndTearDown() {
+    guard let value = close() else { return }
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(value)
+    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
+    }
+  }
+
+  func closeAndTearDown() async {
+    guard let value = close() else { return }
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(value)
+    case .async(let teardown): await teardown(value)
+    }
+  }
+}

@@ -1,0 +1,121 @@
+public import CInjectionSupport
+
+// Entering a scope: the values an update closure builds, and binding them as a task's values.
+
+extension InjectedValues {
+  /// The values an update closure starts from: the parent's overrides, recorded as set in the
+  /// scope at `fileID:line`, one scope deeper.
+  @inlinable
+  init(updating parent: Node?, fileID: StaticString, line: UInt) {
+    var start = parent
+    if let parent, parent.hops > Self.maximumParentHops { start = parent.compacted() }
+    self.init(head: start)
+    site = OverrideSite(.scope, depth: (start?.depth ?? 0) + 1, fileID: fileID, line: line)
+  }
+
+  /// The chain to bind as a task's values: this value's, compacted if lookups would walk long.
+  @inlinable
+  var _headForBinding: Node? {
+    if let head, head.hops > Self.maximumBoundHops { return head.compacted() }
+    return head
+  }
+
+  /// Runs `update` on values that start from the current task's, with a frame that lets
+  /// seed-style accessors and every read in it reach them, and returns them.
+  @inlinable
+  static func _updating<Failure: Error>(
+    fileID: StaticString,
+    line: UInt,
+    with update: (inout InjectedValues) throws(Failure) -> Void
+  ) throws(Failure) -> InjectedValues {
+    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
+    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
+      let frame = ContextFrame(
+        .update,
+        owner: ContextFrame.currentTask,
+        values: pointer,
+        previous: injection_context_get()
+      )
+      try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
+    }
+    return values
+  }
+
+  /// Runs `operation` with the task's values bound to the chain at `head`.
+  ///
+  /// If this thread is inside an update closure, a default or a probe, the operation must not
+  /// see it: a frame says that reads see the task's values again.
+  @inlinable
+  static func _withHead<Result, Failure: Error>(
+    _ head: Node?,
+    _ operation: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    do {
+      if ContextFrame.top == nil { return try _storage.withValue(head, operation: operation) }
+      let frame = ContextFrame(.operation, previous: injection_context_get())
+      return try ContextFrame.with(frame) { try _storage.withValue(head, operation: operation) }
+    } catch {
+      throw error as! Failure  // `operation` throws only `Failure`.
+    }
+  }
+
+  /// Runs the asynchronous `operation` with the task's values bound to the chain at `head`.
+  @inlinable
+  static func _withHead<Result, Failure: Error>(
+    _ head: Node?,
+    _ operation: () async throws(Failure) -> Result,
+    isolation: isolated (any Actor)?
+  ) async throws(Failure) -> Result {
+    do {
+      return try await _storage.withValue(head, operation: operation, isolation: isolation)
+    } catch {
+      throw error as! Failure  // `operation` throws only `Failure`.
+    }
+  }
+
+  /// Runs a synchronous scope's operation with `values` bound, opening and then tearing down the
+  /// values built on first use that its update declared.
+  @usableFromInline
+  static func _withLazyValues<Result, Failure: Error>(
+    _ values: InjectedValues,
+    _ operation: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let head = values._headForBinding
+    let lazyValues = values.ownLazyValues
+    for value in lazyValues where value.hasAsynchronousTeardown {
+      preconditionFailure(
+        "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
+          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
+          + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "
+          + "operation contains no `await`, Swift chose the synchronous one: write "
+          + "`operation: { () async in … }`)."
+      )
+    }
+    for value in lazyValues { value.open(scope: head) }
+    defer { for value in lazyValues { value.closeAndTearDown() } }
+    return try _withHead(head, operation)
+  }
+
+  /// Runs an asynchronous scope's operation with `values` bound, opening and then tearing down
+  /// the values built on first use that its update declared.
+  @usableFromInline
+  static func _withLazyValues<Result, Failure: Error>(
+    _ values: InjectedValues,
+    _ operation: () async throws(Failure) -> Result,
+    isolation: isolated (any Actor)?
+  ) async throws(Failure) -> Result {
+    let head = values._headForBinding
+    let lazyValues = values.ownLazyValues
+    for value in lazyValues { value.open(scope: head) }
+    let result: Swift.Result<Result, Failure>
+    do {
+      result = .success(
+        try await _storage.withValue(head, operation: operation, isolation: isolation)
+      )
+    } catch {
+      result = .failure(error as! Failure)  // `operation` throws only `Failure`.
+    }
+    for value in lazyValues { await value.closeAndTearDown() }
+    return try result.get()
+  }
+}
