@@ -50,15 +50,16 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-// Upcoming features and stricter checks, for every Swift target but the seed's usage code, which
-// stays as it was written. Each names its proposal.
+// Upcoming features and stricter checks, set in one place for every Swift target but the seed's
+// usage code, which stays as it was written (the C target has no Swift settings). Each names its
+// proposal.
 let strictness: [SwiftSetting] = [
   // SE-0335: every existential type is spelled `any P`, so its cost is visible where it is used.
   .enableUpcomingFeature("ExistentialAny"),
   // SE-0409: imports are internal unless marked `public`, so no module leaks into the API.
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-let unchangedTargets: Set = ["SeedUsage", "CInjectionSupport"]
-for target in package.targets where !unchangedTargets.contains(target.name) {
+let exempt: Set = ["SeedUsage", "CInjectionSupport"]
+for target in package.targets where !exempt.contains(target.name) {
   target.swiftSettings = (target.swiftSettings ?? []) + strictness
 }
