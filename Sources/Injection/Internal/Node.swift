@@ -21,8 +21,8 @@
 @usableFromInline
 class Node: @unchecked Sendable {
   // Safe: every stored property is a `let` of a `Sendable` type, except `compactedCache`, which
-  // is read and written only while holding `Node.cacheLock`, declared beside it. Subclasses add
-  // only `let` properties of `Sendable` types.
+  // is read and written only while holding the lock `cacheLock` picks for this node, declared
+  // beside it. Subclasses add only `let` properties of `Sendable` types.
 
   /// The key of a `Box` (`InjectedValues._key(Key.self)`), or one of the kinds below. Key types
   /// are metadata records, at addresses far above these small numbers.
@@ -45,7 +45,12 @@ class Node: @unchecked Sendable {
 
   /// A compact replacement for this chain, made on first request: see `compacted()`.
   private var compactedCache: Node?
-  private static let cacheLock = Lock()
+  /// The locks that guard `compactedCache`, striped by node so that scopes entered under
+  /// different chains do not wait for each other.
+  private static let cacheLocks = (0..<16).map { _ in Lock() }
+  private var cacheLock: Lock {
+    Self.cacheLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 6) & 15]
+  }
 
   @usableFromInline static let indexKind: UInt = 1
   @usableFromInline static let observerKind: UInt = 2
@@ -141,9 +146,9 @@ class Node: @unchecked Sendable {
   /// The cache cannot form a cycle: the index it holds refers only to the nodes below this one.
   @usableFromInline
   func compacted() -> Node {
-    if let cached = Self.cacheLock.withLock({ compactedCache }) { return cached }
+    if let cached = cacheLock.withLock({ compactedCache }) { return cached }
     let made = relinked(to: next.map { IndexNode(indexing: $0) })
-    return Self.cacheLock.withLock {
+    return cacheLock.withLock {
       if let cached = compactedCache { return cached }
       compactedCache = made
       return made
