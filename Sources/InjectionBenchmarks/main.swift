@@ -12,7 +12,15 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let startDate = Machine.date
 
 if options.list {
-  for benchmark in Catalog.all { print("\(benchmark.id)\t\(benchmark.title)") }
+  // Tab-separated: id, title, baseline and the bound of a target stated in instructions (the
+  // last two may be empty), as Docs/Benchmarks/instruction-counts.sh reads them.
+  for benchmark in Catalog.all {
+    let target = benchmark.target.flatMap { $0.metric == .instructions ? $0.boundText : nil }
+    print(
+      [benchmark.id, benchmark.title, benchmark.baseline ?? "", target ?? ""]
+        .joined(separator: "\t")
+    )
+  }
   exit(0)
 }
 

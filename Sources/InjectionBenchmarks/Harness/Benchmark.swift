@@ -71,16 +71,34 @@ struct Target {
     case atLeast(Double)
   }
 
+  /// What the goal is stated in: the harness judges times; instruction counts are judged by
+  /// Docs/Benchmarks/instruction-counts.sh, and allocations by the allocation report (with the
+  /// case's `allocationLimit`).
+  enum Metric {
+    case time
+    case instructions
+    case allocations
+  }
+
   let bound: Bound
   /// The goal as the performance issue states it.
   let text: String
+  let metric: Metric
 
-  static func atMost(_ limit: Double, _ text: String) -> Target {
-    Target(bound: .atMost(limit), text: text)
+  static func atMost(_ limit: Double, _ text: String, in metric: Metric = .time) -> Target {
+    Target(bound: .atMost(limit), text: text, metric: metric)
   }
 
-  static func atLeast(_ limit: Double, _ text: String) -> Target {
-    Target(bound: .atLeast(limit), text: text)
+  static func atLeast(_ limit: Double, _ text: String, in metric: Metric = .time) -> Target {
+    Target(bound: .atLeast(limit), text: text, metric: metric)
+  }
+
+  /// The bound as `<=2.5` or `>=1.8`, for scripts.
+  var boundText: String {
+    switch bound {
+    case .atMost(let limit): "<=\(limit)"
+    case .atLeast(let limit): ">=\(limit)"
+    }
   }
 
   func isMet(by ratio: Double) -> Bool {
