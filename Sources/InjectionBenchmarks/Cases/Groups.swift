@@ -14,6 +14,7 @@ enum BaselineID {
   static let taskLocal = "baseline.task-local"
   static let taskLocalBound = "baseline.task-local.bound"
   static let withValue = "baseline.with-value"
+  static let withValueAsync = "baseline.with-value.async"
   static let taskLocalAfterGlobalWrite = "baseline.task-local.after-global-write"
   static let overriddenRead = "read.overridden"
   static let rawRequests = "request.task-local"

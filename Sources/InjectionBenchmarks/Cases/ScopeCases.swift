@@ -4,7 +4,7 @@ import Injection
 /// Entering a scope: with one override, with eight, and re-entering a snapshot.
 enum ScopeCases {
   static var all: [Benchmark] {
-    [enterWithOneOverride, enterWithEightOverrides, reenterSnapshot]
+    [enterWithOneOverride, enterAsyncWithOneOverride, enterWithEightOverrides, reenterSnapshot]
   }
 
   static var enterWithOneOverride: Benchmark {
@@ -21,6 +21,28 @@ enum ScopeCases {
         withInjectedValues {
           $0.service = mock
         } operation: {
+        }
+      }
+    }
+  }
+
+  /// The asynchronous scope function, from one task that runs the whole loop. As in the
+  /// baseline, the operation is written `{ () async in }` to select the asynchronous overload.
+  static var enterAsyncWithOneOverride: Benchmark {
+    Benchmark(
+      "scope.enter.async.1-override",
+      "async scope entry, 1 override, in a task",
+      group: Group.scopes,
+      baseline: BaselineID.withValueAsync,
+      target: .atMost(2, "≤ 2× a raw async withValue")
+    ) { iterations in
+      let mock = Services.mock
+      AsyncWork.run {
+        for _ in 0..<iterations {
+          await withInjectedValues {
+            $0.service = mock
+          } operation: { () async in
+          }
         }
       }
     }
