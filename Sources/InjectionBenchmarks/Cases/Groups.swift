@@ -3,9 +3,10 @@ enum Group {
   static let baselines = "Baselines"
   static let reads = "Reads"
   static let scopes = "Scopes"
+  static let chains = "Long chains (many writes, many visible overrides)"
   static let scaling = "Scaling (default reads on threads)"
   static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
-  static let all = [baselines, reads, scopes, scaling, perRequest]
+  static let all = [baselines, reads, scopes, chains, scaling, perRequest]
 }
 
 /// The ids of the cases that others are compared with.
