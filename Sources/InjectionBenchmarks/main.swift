@@ -45,7 +45,9 @@ if let iterations = options.iterations {
   )
 }
 
-let measurements = Runner(options: options).measure(benchmarks)
+// Cases that run only in child processes are timed only when asked for with `--iterations`.
+let timed = benchmarks.filter { $0.phase != .childProcess || options.iterations != nil }
+let measurements = Runner(options: options).measure(timed)
 print("Load:      \(Machine.loadAverage) (1, 5, 15 minutes) at the end")
 let judgesTargets = options.iterations == nil && !options.smoke
 Report(measurements: measurements, judgesTargets: judgesTargets).print(groups: Group.all)
@@ -58,12 +60,20 @@ if options.iterations != nil, let bytes = PeakMemory.residentBytes() {
 var childrenSucceeded = true
 if options.iterations == nil && !options.timingOnly {
   // Counting under valgrind takes seconds per case: a smoke pass only checks the tool runs.
-  if !options.smoke {
-    childrenSucceeded = AllocationReport.print(benchmarks) && childrenSucceeded
+  if !options.smoke && !timed.isEmpty {
+    childrenSucceeded = AllocationReport.print(timed) && childrenSucceeded
   }
   let requests = options.smoke ? Runner.smokeIterations : PerRequestCases.requests
   let simulations = benchmarks.filter { $0.group == Group.perRequest }
   childrenSucceeded = PeakMemoryReport.print(simulations, requests: requests) && childrenSucceeded
+  let keys = options.smoke ? Runner.smokeIterations : GlobalMemoryCases.keys
+  let globalCases = benchmarks.filter { $0.group == Group.globalMemory }
+  childrenSucceeded =
+    GlobalMemoryReport.print(
+      globalCases,
+      keys: keys,
+      judgesTargets: !options.smoke
+    ) && childrenSucceeded
 }
 
 if let path = options.chartPath {

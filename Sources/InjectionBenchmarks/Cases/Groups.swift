@@ -7,6 +7,8 @@ enum Group {
   static let scaling = "Scaling (default reads on threads)"
   static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
   static let all = [baselines, reads, scopes, chains, scaling, perRequest]
+  /// Not timed, so not among the time tables: see `GlobalMemoryReport`.
+  static let globalMemory = "Global values memory"
 }
 
 /// The ids of the cases that others are compared with.

@@ -13,6 +13,9 @@ struct Benchmark {
   enum Phase: Int, Comparable {
     case main
     case afterGlobalWrite
+    /// Never timed: the case runs only with `--iterations`, in a child process of its own (it
+    /// changes the process too much for the cases after it).
+    case childProcess
 
     static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
   }
@@ -72,12 +75,14 @@ struct Target {
   }
 
   /// What the goal is stated in: the harness judges times; instruction counts are judged by
-  /// Docs/Benchmarks/instruction-counts.sh, and allocations by the allocation report (with the
-  /// case's `allocationLimit`).
+  /// Docs/Benchmarks/instruction-counts.sh, allocations by the allocation report (with the
+  /// case's `allocationLimit`), memory by the report of the case's section.
   enum Metric {
     case time
     case instructions
     case allocations
+    /// Bytes of peak memory, judged by the report of the case's own section.
+    case memory
   }
 
   let bound: Bound

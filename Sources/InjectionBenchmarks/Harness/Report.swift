@@ -47,6 +47,8 @@ struct Report {
           verdict = "\(target.text): judged by instruction-counts.sh"
         case .allocations:
           verdict = "\(target.text): judged under Allocations"
+        case .memory:
+          verdict = "\(target.text): judged in its memory section"
         }
       }
     }
