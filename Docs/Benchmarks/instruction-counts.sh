@@ -163,7 +163,10 @@ count() {
   read -r instructions_of["$id"] retains_of["$id"] < <(
     awk -v a="$first" -v b="$second" -v n="$((large - small))" 'BEGIN {
       split(a, x, " "); split(b, y, " ")
-      printf "%.0f %.1f\n", (y[1] - x[1]) / n, (y[2] - x[2]) / n
+      retains = (y[2] - x[2]) / n
+      # Rounded to a tenth here, so that a start-up difference of a call or two prints 0.0.
+      retains = int(retains * 10 + (retains < 0 ? -0.5 : 0.5)) / 10
+      printf "%.0f %.1f\n", (y[1] - x[1]) / n, retains
     }'
   )
 }
