@@ -12,7 +12,15 @@ let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let startDate = Machine.date
 
 if options.list {
-  for benchmark in Catalog.all { print("\(benchmark.id)\t\(benchmark.title)") }
+  // Tab-separated: id, title, baseline and the bound of a target stated in instructions (the
+  // last two may be empty), as Docs/Benchmarks/instruction-counts.sh reads them.
+  for benchmark in Catalog.all {
+    let target = benchmark.target.flatMap { $0.metric == .instructions ? $0.boundText : nil }
+    print(
+      [benchmark.id, benchmark.title, benchmark.baseline ?? "", target ?? ""]
+        .joined(separator: "\t")
+    )
+  }
   exit(0)
 }
 
@@ -37,7 +45,9 @@ if let iterations = options.iterations {
   )
 }
 
-let measurements = Runner(options: options).measure(benchmarks)
+// Cases that run only in child processes are timed only when asked for with `--iterations`.
+let timed = benchmarks.filter { $0.phase != .childProcess || options.iterations != nil }
+let measurements = Runner(options: options).measure(timed)
 print("Load:      \(Machine.loadAverage) (1, 5, 15 minutes) at the end")
 let judgesTargets = options.iterations == nil && !options.smoke
 Report(measurements: measurements, judgesTargets: judgesTargets).print(groups: Group.all)
@@ -50,12 +60,20 @@ if options.iterations != nil, let bytes = PeakMemory.residentBytes() {
 var childrenSucceeded = true
 if options.iterations == nil && !options.timingOnly {
   // Counting under valgrind takes seconds per case: a smoke pass only checks the tool runs.
-  if !options.smoke {
-    childrenSucceeded = AllocationReport.print(benchmarks) && childrenSucceeded
+  if !options.smoke && !timed.isEmpty {
+    childrenSucceeded = AllocationReport.print(timed) && childrenSucceeded
   }
   let requests = options.smoke ? Runner.smokeIterations : PerRequestCases.requests
   let simulations = benchmarks.filter { $0.group == Group.perRequest }
   childrenSucceeded = PeakMemoryReport.print(simulations, requests: requests) && childrenSucceeded
+  let keys = options.smoke ? Runner.smokeIterations : GlobalMemoryCases.keys
+  let globalCases = benchmarks.filter { $0.group == Group.globalMemory }
+  childrenSucceeded =
+    GlobalMemoryReport.print(
+      globalCases,
+      keys: keys,
+      judgesTargets: !options.smoke
+    ) && childrenSucceeded
 }
 
 if let path = options.chartPath {

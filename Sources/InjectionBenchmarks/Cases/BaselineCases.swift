@@ -3,7 +3,7 @@ import BenchmarkSupport
 /// What the library is compared with: reading a global constant, and raw task-locals.
 enum BaselineCases {
   static var all: [Benchmark] {
-    [staticLet, taskLocal, taskLocalBound, withValue]
+    [staticLet, taskLocal, taskLocalBound, withValue, withValueAsync]
   }
 
   static var staticLet: Benchmark {
@@ -37,6 +37,23 @@ enum BaselineCases {
       let mock = Services.mock
       for _ in 0..<iterations {
         RawTaskLocals.$service.withValue(mock) {}
+      }
+    }
+  }
+
+  /// The entry in an asynchronous context: one task runs the whole loop. The operation must
+  /// be written `{ () async in }`: an empty `{}` would select the synchronous overload.
+  static var withValueAsync: Benchmark {
+    Benchmark(
+      BaselineID.withValueAsync,
+      "raw await $x.withValue(v) {} entry, in a task",
+      group: Group.baselines
+    ) { iterations in
+      let mock = Services.mock
+      AsyncWork.run {
+        for _ in 0..<iterations {
+          await RawTaskLocals.$service.withValue(mock) { () async in }
+        }
       }
     }
   }

@@ -3,9 +3,12 @@ enum Group {
   static let baselines = "Baselines"
   static let reads = "Reads"
   static let scopes = "Scopes"
+  static let chains = "Long chains (many writes, many visible overrides)"
   static let scaling = "Scaling (default reads on threads)"
   static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
-  static let all = [baselines, reads, scopes, scaling, perRequest]
+  static let all = [baselines, reads, scopes, chains, scaling, perRequest]
+  /// Not timed, so not among the time tables: see `GlobalMemoryReport`.
+  static let globalMemory = "Global values memory"
 }
 
 /// The ids of the cases that others are compared with.
@@ -14,6 +17,7 @@ enum BaselineID {
   static let taskLocal = "baseline.task-local"
   static let taskLocalBound = "baseline.task-local.bound"
   static let withValue = "baseline.with-value"
+  static let withValueAsync = "baseline.with-value.async"
   static let taskLocalAfterGlobalWrite = "baseline.task-local.after-global-write"
   static let overriddenRead = "read.overridden"
   static let rawRequests = "request.task-local"

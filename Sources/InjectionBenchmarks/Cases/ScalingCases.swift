@@ -5,7 +5,8 @@ import Injection
 /// operations, with raw task-local reads beside them to show what the machine allows.
 ///
 /// Twice: for a class instance, whose reference count every reader updates, and for a value,
-/// which readers only copy.
+/// which readers only copy. Then for a value set globally (after the other phases: a global
+/// value, once set, stays), its own key, so no other case reads it.
 enum ScalingCases {
   static var all: [Benchmark] {
     pair("scaling.task-local", "raw @TaskLocal read, class instance", target: nil) {
@@ -20,6 +21,14 @@ enum ScalingCases {
       + pair("scaling.value.default", #"default read, InjectedValues[\.x], value"#) {
         for _ in 0..<$0 { blackHole(InjectedValues[\.valueService].call()) }
       }
+      + pair(
+        "scaling.global",
+        #"read of a global value, InjectedValues[\.x], value"#,
+        phase: .afterGlobalWrite,
+        setUp: { InjectedValues[\.globalValueService] = ValueService(id: 6) }
+      ) {
+        for _ in 0..<$0 { blackHole(InjectedValues[\.globalValueService].call()) }
+      }
   }
 
   /// Two cases: `read` on 1 thread, and split over 2 threads, compared by throughput.
@@ -27,10 +36,17 @@ enum ScalingCases {
     _ id: String,
     _ title: String,
     target: Target? = .atLeast(1.8, "≥ 1.8× the 1-thread throughput"),
+    phase: Benchmark.Phase = .main,
+    setUp: @escaping () -> Void = {},
     read: @escaping @Sendable (_ iterations: Int) -> Void
   ) -> [Benchmark] {
-    let oneThread = Benchmark("\(id).1-thread", "\(title), 1 thread", group: Group.scaling) {
-      iterations in
+    let oneThread = Benchmark(
+      "\(id).1-thread",
+      "\(title), 1 thread",
+      group: Group.scaling,
+      phase: phase
+    ) { iterations in
+      setUp()
       Threads.run(1) { _ in read(iterations) }
     }
     let twoThreads = Benchmark(
@@ -39,8 +55,10 @@ enum ScalingCases {
       group: Group.scaling,
       baseline: oneThread.id,
       comparison: .throughput,
-      target: target
+      target: target,
+      phase: phase
     ) { iterations in
+      setUp()
       Threads.run(2) { index in read(index == 0 ? iterations / 2 : iterations - iterations / 2) }
     }
     return [oneThread, twoThreads]

@@ -4,7 +4,10 @@ import Injection
 /// Entering a scope: with one override, with eight, and re-entering a snapshot.
 enum ScopeCases {
   static var all: [Benchmark] {
-    [enterWithOneOverride, enterWithEightOverrides, reenterSnapshot]
+    [
+      enterWithOneOverride, enterAsyncWithOneOverride, enterWithLazyValue, enterWithEightOverrides,
+      reenterSnapshot,
+    ]
   }
 
   static var enterWithOneOverride: Benchmark {
@@ -20,6 +23,52 @@ enum ScopeCases {
       for _ in 0..<iterations {
         withInjectedValues {
           $0.service = mock
+        } operation: {
+        }
+      }
+    }
+  }
+
+  /// The asynchronous scope function, from one task that runs the whole loop. As in the
+  /// baseline, the operation is written `{ () async in }` to select the asynchronous overload.
+  static var enterAsyncWithOneOverride: Benchmark {
+    Benchmark(
+      "scope.enter.async.1-override",
+      "async scope entry, 1 override, in a task",
+      group: Group.scopes,
+      baseline: BaselineID.withValueAsync,
+      target: .atMost(2, "≤ 2× a raw async withValue")
+    ) { iterations in
+      let mock = Services.mock
+      AsyncWork.run {
+        for _ in 0..<iterations {
+          await withInjectedValues {
+            $0.service = mock
+          } operation: { () async in
+          }
+        }
+      }
+    }
+  }
+
+  /// The scope declares a lazy value that nothing reads, so it is never built. Its own
+  /// allocations are counted over those of a plain override, so the limit is the one extra.
+  static var enterWithLazyValue: Benchmark {
+    Benchmark(
+      "scope.enter.lazy",
+      "scope entry, 1 lazy value, never read",
+      group: Group.scopes,
+      baseline: "scope.enter.1-override",
+      target: .atMost(
+        1,
+        "no more than a plain override plus one allocation",
+        in: .allocations
+      ),
+      allocationLimit: 1
+    ) { iterations in
+      for _ in 0..<iterations {
+        withInjectedValues {
+          $0.lazy(\.service, { LiveService(id: 9) }, teardown: { _ in })
         } operation: {
         }
       }

@@ -20,6 +20,11 @@ struct GlobalServiceKey: InjectionKey {
   static let currentValue: any Service = Services.live
 }
 
+/// A value-type dependency that only ever has a global value; see the global scaling case.
+struct GlobalValueServiceKey: InjectionKey {
+  static let currentValue: any Service = ValueService(id: 5)
+}
+
 extension InjectedValues {
   var service: any Service {
     get { self[ServiceKey.self] }
@@ -39,5 +44,10 @@ extension InjectedValues {
   var globalService: any Service {
     get { self[GlobalServiceKey.self] }
     set { self[GlobalServiceKey.self] = newValue }
+  }
+
+  var globalValueService: any Service {
+    get { self[GlobalValueServiceKey.self] }
+    set { self[GlobalValueServiceKey.self] = newValue }
   }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Counts the heap allocations of one operation of each case, and prints them.
 ///
 /// Every `malloc`, `calloc`, `realloc` and `new` is counted by valgrind's memcheck, which
@@ -32,11 +38,17 @@ enum AllocationReport {
       |---|---|---:|---:|---:|---|
       """
     )
+    return withExecutableForValgrind { executable in
+      printRows(benchmarks, executable: executable)
+    } ?? false
+  }
+
+  private static func printRows(_ benchmarks: [Benchmark], executable: String) -> Bool {
     var counted: [String: Double] = [:]
     var succeeded = true
     for benchmark in benchmarks where benchmark.group != Group.scaling {
       Console.status("counting allocations of \(benchmark.id)")
-      let count = allocationsPerOperation(benchmark)
+      let count = allocationsPerOperation(benchmark, executable: executable)
       counted[benchmark.id] = count
       if count == nil { succeeded = false }
       let baseline = benchmark.baseline.flatMap { counted[$0] }
@@ -55,20 +67,44 @@ enum AllocationReport {
     return succeeded
   }
 
-  /// Heap allocations per operation of `benchmark`, or `nil` if valgrind failed.
-  static func allocationsPerOperation(_ benchmark: Benchmark) -> Double? {
+  /// Runs `body` with the path of this executable as valgrind can read it, or `nil` if no
+  /// temporary copy could be made.
+  ///
+  /// valgrind 3.19 gives up on the DWARF 5 debug information of the library's C target, so on
+  /// Linux it runs a copy of this executable stripped of debug information (the symbols stay).
+  /// Where `strip` is missing or fails, the executable itself is used.
+  static func withExecutableForValgrind<R>(_ body: (String) -> R) -> R? {
+    #if os(Linux)
+      return TextFile.withTemporaryFile { copy in
+        let stripped =
+          ChildProcess.run("strip", ["-g", ChildProcess.executable, "-o", copy])
+          && chmod(copy, 0o700) == 0
+        return body(stripped ? copy : ChildProcess.executable)
+      }
+    #else
+      return body(ChildProcess.executable)
+    #endif
+  }
+
+  /// Heap allocations per operation of `benchmark`, run from `executable`, or `nil` if
+  /// valgrind failed.
+  static func allocationsPerOperation(_ benchmark: Benchmark, executable: String) -> Double? {
     let (small, large) = benchmark.fixedIterations == nil ? counts : fixedSizeCounts
-    guard let few = totalAllocations(benchmark, small),
-      let many = totalAllocations(benchmark, large)
+    guard let few = totalAllocations(benchmark, small, executable),
+      let many = totalAllocations(benchmark, large, executable)
     else { return nil }
     return Double(many - few) / Double(large - small)
   }
 
   /// The allocations of a whole process running `iterations` operations of `benchmark`.
-  private static func totalAllocations(_ benchmark: Benchmark, _ iterations: Int) -> Int? {
+  private static func totalAllocations(
+    _ benchmark: Benchmark,
+    _ iterations: Int,
+    _ executable: String
+  ) -> Int? {
     TextFile.withTemporaryFile { log in
       let arguments = [
-        "--tool=memcheck", "--leak-check=no", "--log-file=\(log)", ChildProcess.executable,
+        "--tool=memcheck", "--leak-check=no", "--log-file=\(log)", executable,
         "--filter", benchmark.id, "--iterations", String(iterations),
       ]
       guard ChildProcess.run("valgrind", arguments) else { return nil }

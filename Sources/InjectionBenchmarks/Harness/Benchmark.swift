@@ -13,6 +13,9 @@ struct Benchmark {
   enum Phase: Int, Comparable {
     case main
     case afterGlobalWrite
+    /// Never timed: the case runs only with `--iterations`, in a child process of its own (it
+    /// changes the process too much for the cases after it).
+    case childProcess
 
     static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
   }
@@ -71,16 +74,36 @@ struct Target {
     case atLeast(Double)
   }
 
+  /// What the goal is stated in: the harness judges times; instruction counts are judged by
+  /// Docs/Benchmarks/instruction-counts.sh, allocations by the allocation report (with the
+  /// case's `allocationLimit`), memory by the report of the case's section.
+  enum Metric {
+    case time
+    case instructions
+    case allocations
+    /// Bytes of peak memory, judged by the report of the case's own section.
+    case memory
+  }
+
   let bound: Bound
   /// The goal as the performance issue states it.
   let text: String
+  let metric: Metric
 
-  static func atMost(_ limit: Double, _ text: String) -> Target {
-    Target(bound: .atMost(limit), text: text)
+  static func atMost(_ limit: Double, _ text: String, in metric: Metric = .time) -> Target {
+    Target(bound: .atMost(limit), text: text, metric: metric)
   }
 
-  static func atLeast(_ limit: Double, _ text: String) -> Target {
-    Target(bound: .atLeast(limit), text: text)
+  static func atLeast(_ limit: Double, _ text: String, in metric: Metric = .time) -> Target {
+    Target(bound: .atLeast(limit), text: text, metric: metric)
+  }
+
+  /// The bound as `<=2.5` or `>=1.8`, for scripts.
+  var boundText: String {
+    switch bound {
+    case .atMost(let limit): "<=\(limit)"
+    case .atLeast(let limit): ">=\(limit)"
+    }
   }
 
   func isMet(by ratio: Double) -> Bool {

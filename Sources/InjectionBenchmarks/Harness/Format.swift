@@ -39,4 +39,9 @@ enum Format {
     if abs(magnitude) >= 1_000 { return fixed(magnitude / 1_000, 1) + " kB" }
     return "\(value) B"
   }
+
+  /// A byte count in binary units, such as `12.3 MiB`.
+  static func mebibytes(_ value: Int) -> String {
+    fixed(Double(value) / 1_048_576, 1) + " MiB"
+  }
 }

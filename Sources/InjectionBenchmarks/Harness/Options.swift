@@ -21,7 +21,7 @@ struct Options {
   var chartPath: String?
   /// Skip the child processes that count allocations and measure peak memory.
   var timingOnly = false
-  /// Print the case ids and exit.
+  /// Print the case ids (with titles, baselines and instruction targets) and exit.
   var list = false
 
   static let usage = """
@@ -37,7 +37,8 @@ struct Options {
       --smoke              A quick pass that only checks every case runs (a few seconds).
       --chart PATH         Write an SVG chart of the results to PATH.
       --timing-only        Skip counting allocations (valgrind) and peak memory.
-      --list               Print the case ids and exit.
+      --list               Print the case ids, titles, baselines and targets stated in
+                           instructions, tab-separated, and exit.
       --help               Print this help.
     """
 

@@ -29,8 +29,10 @@ enum PeakMemoryReport {
     return succeeded
   }
 
-  private static func peak(_ benchmark: Benchmark, _ requests: Int) -> Int? {
-    let arguments = ["--filter", benchmark.id, "--iterations", String(requests)]
+  /// The peak resident set size of a child process that runs `iterations` operations of
+  /// `benchmark`, or `nil` if it failed.
+  static func peak(_ benchmark: Benchmark, _ iterations: Int) -> Int? {
+    let arguments = ["--filter", benchmark.id, "--iterations", String(iterations)]
     return TextFile.withTemporaryFile { output in
       guard ChildProcess.run(ChildProcess.executable, arguments, outputPath: output) else {
         return nil

@@ -40,7 +40,16 @@ struct Report {
       case .throughput: comparison = "\(Format.ratio(ratio)) the throughput of `\(baseline)`"
       }
       if let target = benchmark.target, judgesTargets {
-        verdict = "\(target.text): **\(target.isMet(by: ratio) ? "met" : "missed")**"
+        switch target.metric {
+        case .time:
+          verdict = "\(target.text): **\(target.isMet(by: ratio) ? "met" : "missed")**"
+        case .instructions:
+          verdict = "\(target.text): judged by instruction-counts.sh"
+        case .allocations:
+          verdict = "\(target.text): judged under Allocations"
+        case .memory:
+          verdict = "\(target.text): judged in its memory section"
+        }
       }
     }
     let cells = [

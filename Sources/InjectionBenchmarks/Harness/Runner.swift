@@ -26,7 +26,7 @@ struct Runner {
       for index in measurements.indices {
         let benchmark = measurements[index].benchmark
         let iterations = measurements[index].iterations
-        let nanoseconds = Clock.measure { benchmark.body(iterations) }
+        let nanoseconds = TimedLoop.measure { benchmark.body(iterations) }
         measurements[index].samples.append(Double(nanoseconds) / Double(iterations))
       }
     }
@@ -56,7 +56,7 @@ struct Runner {
     let target = Double(options.milliseconds) * 1_000_000
     var iterations = 16
     while true {
-      let nanoseconds = Double(Clock.measure { benchmark.body(iterations) })
+      let nanoseconds = Double(TimedLoop.measure { benchmark.body(iterations) })
       if nanoseconds >= target / 20 {
         return max(1, Int(Double(iterations) * target / nanoseconds))
       }
