@@ -1,4 +1,4 @@
-public import CInjectionSupport
+import CInjectionSupport
 
 // The paths a write takes: into a value's own overrides, into an update closure's values, or into
 // the global values.
