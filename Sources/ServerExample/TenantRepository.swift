@@ -17,26 +17,36 @@ public struct UserProfile: Sendable, Equatable {
   public let tenant: String
   /// The request that loaded it.
   public let loadedByRequest: String
+  /// The ID of the database connection it was loaded over.
+  ///
+  /// ```swift
+  /// await repository.currentUserProfile().connectionID   // the request's connection
+  /// ```
+  public let connectionID: Int
 
   /// Creates a profile.
   ///
   /// - Parameters:
   ///   - tenant: The tenant whose store holds the profile.
   ///   - loadedByRequest: The ID of the request that loaded it.
-  public init(tenant: String, loadedByRequest: String) {
+  ///   - connectionID: The ID of the database connection it was loaded over.
+  public init(tenant: String, loadedByRequest: String, connectionID: Int) {
     self.tenant = tenant
     self.loadedByRequest = loadedByRequest
+    self.connectionID = connectionID
   }
 }
 
-/// A repository over an in-memory store for one tenant; a real app would open a database.
+/// A repository of one tenant, which queries the request's database connection.
 ///
-/// It reads the request context with `@Injected` itself, deeper in the call stack and after a
-/// suspension: the request's scope follows the task there.
+/// It reads the request context and the connection with `@Injected` itself, deeper in the call
+/// stack and after a suspension: the request's scope follows the task there. Its first read of
+/// the connection in a request opens it.
 public struct InMemoryTenantRepository: TenantRepository {
   /// The tenant whose data this repository reads.
   public let tenant: String
   @Injected(\.requestContext) private var context
+  @Injected(\.databaseConnection) private var connection
 
   /// Creates the repository of `tenant`.
   ///
@@ -47,10 +57,16 @@ public struct InMemoryTenantRepository: TenantRepository {
 
   /// Loads the profile of the user making the current request.
   ///
-  /// - Returns: The profile, stamped with the request that the repository sees.
+  /// - Returns: The profile, stamped with the request that the repository sees and the
+  ///   connection it used.
   public func currentUserProfile() async -> UserProfile {
-    await Task.yield()  // stands in for a database round trip
-    return UserProfile(tenant: tenant, loadedByRequest: context.requestID)
+    let connection = connection  // the request's connection: the first read opens it
+    await connection.query(forRequest: context.requestID)
+    return UserProfile(
+      tenant: tenant,
+      loadedByRequest: context.requestID,
+      connectionID: connection.id
+    )
   }
 }
 

@@ -1,6 +1,8 @@
 /// The example's application: the request-scope middleware in front of one route, `GET /whoami`.
 ///
 /// The server calls ``respond(to:)`` for every request; tests call it directly, without sockets.
+/// `GET /whoami` opens one database connection (the repository reads it); a request that ends
+/// in an error response opens none.
 ///
 /// ```swift
 /// let app = WhoAmIApp()
@@ -17,7 +19,8 @@ public struct WhoAmIApp: Sendable {
 
   /// Creates the application.
   ///
-  /// - Parameter middleware: The middleware that enters each request's scope.
+  /// - Parameter middleware: The middleware that enters each request's scope; it owns the
+  ///   database that requests take their connections from.
   public init(middleware: RequestScopeMiddleware = RequestScopeMiddleware()) {
     self.middleware = middleware
   }

@@ -6,7 +6,8 @@ import Injection
 /// request's scope, as ``RequestScopeMiddleware`` does, and it answers for that request:
 ///
 /// ```json
-/// {"requestID":"1-1","tenant":"acme","repositoryTenant":"acme","repositorySawRequestID":"1-1"}
+/// {"requestID":"1-1","tenant":"acme","repositoryTenant":"acme","repositorySawRequestID":"1-1",
+///  "connectionID":"1"}
 /// ```
 public struct WhoAmIHandler: Sendable {
   @Injected(\.requestContext) private var context
@@ -20,16 +21,18 @@ public struct WhoAmIHandler: Sendable {
   /// - Returns: A 200 response with `requestID` and `tenant` (from the request context),
   ///   `repositoryTenant` (the tenant of the repository injected for this request) and
   ///   `repositorySawRequestID` (the request the repository sees, from a child task, after a
-  ///   suspension).
+  ///   suspension) and `connectionID` (the database connection the repository used, opened
+  ///   for this request).
   public func handle() async -> HTTPResponse {
     // `async let` runs in a child task, which inherits the request's scope.
     async let profile = repository.currentUserProfile()
-    let seenByRepository = await profile.loadedByRequest
+    let loaded = await profile
     return .json([
       "requestID": context.requestID,
       "tenant": context.tenant,
       "repositoryTenant": repository.tenant,
-      "repositorySawRequestID": seenByRepository,
+      "repositorySawRequestID": loaded.loadedByRequest,
+      "connectionID": String(loaded.connectionID),
     ])
   }
 }

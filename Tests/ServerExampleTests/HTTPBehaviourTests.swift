@@ -77,13 +77,13 @@ struct HTTPBehaviourTests {
     #expect(parseFlatJSONObject(response.body)?["tenant"] == tenant)
   }
 
-  @Test("Outside any request, the handler and repository see no tenant and no request")
+  @Test("Outside any request, the handler and repository see no tenant, request or connection")
   func handlerOutsideRequest() async {
     let response = await WhoAmIHandler().handle()
     #expect(
       parseFlatJSONObject(response.body) == [
         "requestID": "(none)", "tenant": "(none)",
-        "repositoryTenant": "(none)", "repositorySawRequestID": "(none)",
+        "repositoryTenant": "(none)", "repositorySawRequestID": "(none)", "connectionID": "0",
       ]
     )
   }

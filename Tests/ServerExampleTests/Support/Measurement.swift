@@ -44,7 +44,7 @@ private final class FirstOutcome: Sendable {
     var result: Bool?
   }
 
-  private let state = Locked(State())
+  private let state = ExampleLock(State())
 
   func install(_ continuation: CheckedContinuation<Bool, Never>) {
     let result = state.withLock { state in
