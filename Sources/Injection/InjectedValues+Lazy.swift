@@ -33,13 +33,14 @@ extension InjectedValues {
   ///   - keyPath: The accessor on `InjectedValues`, reading and writing one key.
   ///   - make: Builds the value, on its first read.
   ///   - teardown: Tears the value down when the scope ends, if it was built.
+  @inlinable
   @_disfavoredOverload  // A synchronous teardown closure selects the synchronous overload.
   public mutating func lazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
     teardown: (@Sendable (Value) async -> Void)? = nil
   ) {
-    declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
+    _declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
   }
 
   /// In an update closure: overrides the dependency behind `keyPath` with a value that `make`
@@ -62,33 +63,57 @@ extension InjectedValues {
   ///   - keyPath: The accessor on `InjectedValues`, reading and writing one key.
   ///   - make: Builds the value, on its first read.
   ///   - teardown: Tears the value down when the scope ends, if it was built.
+  @inlinable
   public mutating func lazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
     teardown: @escaping @Sendable (Value) -> Void
   ) {
-    declareLazy(keyPath, make, teardown: .sync(teardown))
+    _declareLazy(keyPath, make, teardown: .sync(teardown))
   }
 
-  private mutating func declareLazy<Value: Sendable>(
+  /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, compiled
+  /// for `Value`, whose key is learnt by running the accessor's getter.
+  @inlinable
+  mutating func _declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
-    teardown: LazyCell<Value>.Teardown
+    teardown: LazyTeardown<Value>
   ) {
-    let declaration = LazyDeclaration(make: make, teardown: teardown)
-    Self.probing(keyPath, with: declaration)
-    guard let key = declaration.key, let makeBox = declaration.makeBox else {
+    let key = Self._keyOverriddenLazily(by: keyPath)
+    let identity = UInt(bitPattern: ObjectIdentifier(key))
+    _write(identity) { next, site in
+      let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
+      return LazyBox(cell, key: identity, next: next, site: site)
+    }
+    ownsLazyValues = true
+  }
+
+  /// The key that `lazy` overrides: the first key that the getter behind `keyPath` reads, whose
+  /// value type must be the accessor's.
+  @usableFromInline
+  static func _keyOverriddenLazily<Value>(
+    by keyPath: WritableKeyPath<InjectedValues, Value>
+  ) -> any InjectionKey.Type {
+    var probe = KeyProbe(recordsAll: false)
+    probing(keyPath, with: &probe)
+    guard let (key, valueType) = probe.first else {
       preconditionFailure(
         "Injection: lazy(\(keyPath)) needs an accessor whose getter reads one key, "
           + "such as `get { self[DatabaseKey.self] }`; this one reads none."
       )
     }
-    _write(key, makeBox)
-    ownsLazyValues = true
+    guard valueType == Value.self else {
+      preconditionFailure(
+        "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
+          + "\(key), a key of \(valueType). Use an accessor that reads and writes one key."
+      )
+    }
+    return key
   }
 
   /// The values built on first use among this value's own overrides.
-  var ownLazyValues: [any ScopedLazyValue] {
-    ownBoxes.compactMap(\.scopedLazyValue)
+  var ownLazyValues: some Sequence<any ScopedLazyValue> {
+    ownBoxes.lazy.compactMap { $0.scopedLazyValue }
   }
 }

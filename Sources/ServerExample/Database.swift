@@ -1,4 +1,4 @@
-import Injection
+public import Injection
 
 /// An in-process stand-in for a connection to a tenant's database.
 ///

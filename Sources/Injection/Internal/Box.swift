@@ -101,18 +101,25 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
   }
 }
 
-/// One override of `Key` by a value built on first use: see `LazyCell`.
+/// One override of a key by a value built on first use: see `LazyCell`.
+///
+/// Generic over the value's type rather than the key, so that a declaration, which learns its
+/// key only when it runs (see `InjectedValues.lazy(_:_:teardown:)`), is compiled for its value
+/// type. A read of `Key` downcasts to `LazyBox<Key.Value>`, which is the box's type: a node is
+/// found only under its own key, whose value type the declaration checked.
 @usableFromInline
-final class LazyBox<Key: InjectionKey>: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
-  @usableFromInline let cell: LazyCell<Key.Value>
-  let site: OverrideSite
+final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell, which is
+  // shared safely across threads (see `LazyCell`).
+  @usableFromInline let cell: LazyCell<Value>
+  @usableFromInline let site: OverrideSite
 
-  init(_ cell: LazyCell<Key.Value>, next: Node?, site: OverrideSite) {
+  @inlinable
+  init(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
     self.cell = cell
     self.site = site
     super.init(
-      key: InjectedValues._key(Key.self),
+      key: key,
       next: next,
       layer: site.layer,
       isLazy: true,
@@ -121,14 +128,14 @@ final class LazyBox<Key: InjectionKey>: Node, @unchecked Sendable {
   }
 
   override func relinked(to next: Node?) -> Node {
-    LazyBox(cell, next: next, site: site)
+    LazyBox(cell, key: key, next: next, site: site)
   }
 
   override func collect(into table: inout KeyTable) {
     table.insertIfAbsent(self, for: key)
   }
 
-  override var overrideKey: (any InjectionKey.Type)? { Key.self }
+  override var overrideKey: (any InjectionKey.Type)? { cell.key }
 
   override var overrideDescription: (value: String, site: OverrideSite)? {
     (cell.description, site)

@@ -43,7 +43,7 @@ struct ContextFrame {
   /// For `reading` frames, the key being created, if any.
   @usableFromInline let creating: (any InjectionKey.Type)?
   /// For `probe` frames, what learns the keys read.
-  @usableFromInline let probe: Unmanaged<KeyProbe>?
+  @usableFromInline let probe: UnsafeMutablePointer<KeyProbe>?
   @usableFromInline let previous: UnsafeMutableRawPointer?
 
   @inlinable
@@ -53,7 +53,7 @@ struct ContextFrame {
     values: UnsafeMutablePointer<InjectedValues>? = nil,
     head: Node? = nil,
     creating: (any InjectionKey.Type)? = nil,
-    probe: KeyProbe? = nil,
+    probe: UnsafeMutablePointer<KeyProbe>? = nil,
     previous: UnsafeMutableRawPointer?
   ) {
     self.kind = kind
@@ -61,7 +61,7 @@ struct ContextFrame {
     self.values = values
     self.head = head.map { Unmanaged.passUnretained($0) }
     self.creating = creating
-    self.probe = probe.map { Unmanaged.passUnretained($0) }
+    self.probe = probe
     self.previous = previous
   }
 
@@ -139,10 +139,21 @@ struct ContextFrame {
 
 /// Learns which keys an accessor reads: see `ContextFrame.Kind.probe`.
 @usableFromInline
-class KeyProbe {
-  init() {}
+struct KeyProbe {
+  /// The first key read, and its value type.
+  private(set) var first: (key: any InjectionKey.Type, valueType: Any.Type)?
+  /// Every key read, in order, if `recordsAll`; otherwise empty, so that nothing is allocated.
+  private(set) var keys: [any InjectionKey.Type] = []
+  private let recordsAll: Bool
+
+  init(recordsAll: Bool) {
+    self.recordsAll = recordsAll
+  }
 
   /// Called for every key the accessor reads, in order.
   @usableFromInline
-  func read<Key: InjectionKey>(_ key: Key.Type) {}
+  mutating func read(_ key: any InjectionKey.Type, valueType: Any.Type) {
+    if first == nil { first = (key, valueType) }
+    if recordsAll { keys.append(key) }
+  }
 }

@@ -34,7 +34,7 @@ final class IndexNode: Node, @unchecked Sendable {
       kind: Node.indexKind,
       next: next,
       layer: layer,
-      depth: boxes.map(\.depth).max() ?? next?.depth ?? 0
+      depth: boxes.map { $0.depth }.max() ?? next?.depth ?? 0
     )
   }
 

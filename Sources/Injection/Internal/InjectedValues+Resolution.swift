@@ -48,7 +48,7 @@ extension InjectedValues {
   @inlinable @inline(__always)
   static func _value<Key: InjectionKey>(of box: Unmanaged<Node>, as key: Key.Type) -> Key.Value {
     box._withUnsafeGuaranteedRef { node in
-      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key>.self).cell.value(of: Key.self) }
+      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key.Value>.self).cell.value() }
       return unsafeDowncast(node, to: Box<Key>.self).value
     }
   }
@@ -57,7 +57,7 @@ extension InjectedValues {
   @inlinable
   static func _sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     if let frame = ContextFrame.top, let probe = frame.pointee.probe {
-      probe._withUnsafeGuaranteedRef { $0.read(Key.self) }
+      probe.pointee.read(Key.self, valueType: Key.Value.self)
     }
     let table = injection_global_table_load()
     if table != 0, let box = GlobalValues.box(for: _key(Key.self), in: table) {

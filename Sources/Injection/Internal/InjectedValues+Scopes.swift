@@ -75,38 +75,25 @@ extension InjectedValues {
 
   /// Runs a synchronous scope's operation with `values` bound, opening and then tearing down the
   /// values built on first use that its update declared.
-  @usableFromInline
+  @inlinable
   static func _withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let head = values._headForBinding
-    let lazyValues = values.ownLazyValues
-    for value in lazyValues where value.hasAsynchronousTeardown {
-      preconditionFailure(
-        "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
-          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
-          + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "
-          + "operation contains no `await`, Swift chose the synchronous one: write "
-          + "`operation: { () async in … }`)."
-      )
-    }
-    for value in lazyValues { value.open(scope: head) }
-    defer { for value in lazyValues { value.closeAndTearDown() } }
+    let head = values._openLazyValues(synchronously: true)
+    defer { values._closeLazyValues() }
     return try _withHead(head, operation)
   }
 
   /// Runs an asynchronous scope's operation with `values` bound, opening and then tearing down
   /// the values built on first use that its update declared.
-  @usableFromInline
+  @inlinable
   static func _withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () async throws(Failure) -> Result,
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
-    let head = values._headForBinding
-    let lazyValues = values.ownLazyValues
-    for value in lazyValues { value.open(scope: head) }
+    let head = values._openLazyValues(synchronously: false)
     let result: Swift.Result<Result, Failure>
     do {
       result = .success(
@@ -115,7 +102,42 @@ extension InjectedValues {
     } catch {
       result = .failure(error as! Failure)  // `operation` throws only `Failure`.
     }
-    for value in lazyValues { await value.closeAndTearDown() }
+    await values._closeLazyValues()
     return try result.get()
+  }
+
+  /// Starts the scope of the values built on first use that this value declared, and returns
+  /// the head to bind. A synchronous scope cannot wait for an asynchronous teardown, so there
+  /// declaring one stops the program, before the operation runs.
+  @usableFromInline
+  func _openLazyValues(synchronously: Bool) -> Node? {
+    let head = _headForBinding
+    for value in ownLazyValues {
+      if synchronously && value.hasAsynchronousTeardown {
+        preconditionFailure(
+          "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
+            + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
+            + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "
+            + "operation contains no `await`, Swift chose the synchronous one: write "
+            + "`operation: { () async in … }`)."
+        )
+      }
+      value.open(scope: head)
+    }
+    return head
+  }
+
+  /// Ends the scope of the values built on first use that this value declared, and runs their
+  /// synchronous teardowns.
+  @usableFromInline
+  func _closeLazyValues() {
+    for value in ownLazyValues { value.closeAndTearDown() }
+  }
+
+  /// Ends the scope of the values built on first use that this value declared, and runs their
+  /// teardowns.
+  @usableFromInline
+  func _closeLazyValues() async {
+    for value in ownLazyValues { await value.closeAndTearDown() }
   }
 }

@@ -79,20 +79,7 @@ extension InjectedValues {
   }
 
   /// This value's own overrides, innermost first.
-  var ownBoxes: [Node] {
-    guard let layer = site?.layer else { return [] }
-    var boxes: [Node] = []
-    var node = head
-    while let current = node, current.layer == layer {
-      if current.key == Node.indexKind {
-        boxes += unsafeDowncast(current, to: IndexNode.self).boxes
-      } else {
-        boxes.append(current)
-      }
-      node = current.next
-    }
-    return boxes
-  }
+  var ownBoxes: OwnBoxes { OwnBoxes(head: head, layer: site?.layer) }
 
   // MARK: - Writes by type: `Self[Key.self] = v`
 
@@ -190,14 +177,17 @@ extension InjectedValues {
   package static func _keysRead<Value>(
     by keyPath: KeyPath<InjectedValues, Value>
   ) -> [any InjectionKey.Type] {
-    let recorder = KeyRecorder()
-    probing(keyPath, with: recorder)
-    return recorder.keys
+    var probe = KeyProbe(recordsAll: true)
+    probing(keyPath, with: &probe)
+    return probe.keys
   }
 
   /// Runs the getter behind `keyPath` once, on empty values, telling `probe` the keys it reads.
-  static func probing<Value>(_ keyPath: KeyPath<InjectedValues, Value>, with probe: KeyProbe) {
-    withExtendedLifetime(probe) {
+  static func probing<Value>(
+    _ keyPath: KeyPath<InjectedValues, Value>,
+    with probe: inout KeyProbe
+  ) {
+    withUnsafeMutablePointer(to: &probe) { probe in
       ContextFrame.with(ContextFrame(.probe, probe: probe, previous: injection_context_get())) {
         _ = InjectedValues()[keyPath: keyPath]
       }
@@ -205,11 +195,24 @@ extension InjectedValues {
   }
 }
 
-/// Records the keys an accessor reads: see `InjectedValues._keysRead(by:)`.
-final class KeyRecorder: KeyProbe {
-  private(set) var keys: [any InjectionKey.Type] = []
+/// The overrides a value wrote itself, innermost first: the boxes at the top of its chain, of its
+/// layer, and those of the index below them, if any. Walking them allocates nothing.
+struct OwnBoxes: Sequence, IteratorProtocol {
+  private var node: Node?
+  private let layer: UInt32?
+  private var indexed: IndexingIterator<[Node]>?
 
-  override func read<Key: InjectionKey>(_ key: Key.Type) {
-    keys.append(key)
+  init(head: Node?, layer: UInt32?) {
+    self.node = head
+    self.layer = layer
+  }
+
+  mutating func next() -> Node? {
+    if let box = indexed?.next() { return box }
+    guard let layer, let current = node, current.layer == layer else { return nil }
+    node = current.next
+    guard current.key == Node.indexKind else { return current }
+    indexed = unsafeDowncast(current, to: IndexNode.self).boxes.makeIterator()
+    return next()
   }
 }

@@ -1,5 +1,54 @@
 public import CInjectionSupport
 
+/// How a value built on first use is torn down when its scope ends.
+@usableFromInline
+enum LazyTeardown<Value: Sendable>: Sendable {
+  case none
+  case sync(@Sendable (Value) -> Void)
+  case async(@Sendable (Value) async -> Void)
+}
+
+/// What a `LazyCell` holds besides its value.
+@usableFromInline
+struct LazyCellHeader<Value: Sendable> {
+  /// `LazyCell.built` once the value is built, `LazyCell.closed` once its scope has ended:
+  /// read and written only atomically, so that a read of a built value takes no lock.
+  @usableFromInline var word: UInt = 0
+  /// Where the cell is in its life: read and written only while holding the cell's lock.
+  var state = LazyCellState.declared
+  /// Whether the value (the cell's element) is initialized. Written once, under the lock.
+  var hasValue = false
+  let make: @Sendable () -> Value
+  let teardown: LazyTeardown<Value>
+  /// The key the value overrides, and where it was declared, for messages.
+  let key: any InjectionKey.Type
+  let site: OverrideSite
+
+  @usableFromInline
+  init(
+    make: @escaping @Sendable () -> Value,
+    teardown: LazyTeardown<Value>,
+    key: any InjectionKey.Type,
+    site: OverrideSite
+  ) {
+    self.make = make
+    self.teardown = teardown
+    self.key = key
+    self.site = site
+  }
+}
+
+/// The life of a `LazyCell`.
+enum LazyCellState {
+  case declared
+  /// The scope has started; its values are what the factory sees.
+  case open(Node?)
+  /// A thread (`currentThreadID()`) runs the factory.
+  case building(thread: UInt)
+  case built
+  case closed
+}
+
 /// A value built on first use, once per scope, and torn down when the scope ends: what
 /// `InjectedValues.lazy(_:_:teardown:)` declares.
 ///
@@ -11,79 +60,67 @@ public import CInjectionSupport
 /// 4. *built*, read without a lock;
 /// 5. *closed*, when the scope ends: a read stops the program (the value has been torn down).
 ///
-/// The factory runs without any lock held. The value, once built, sits in an immutable `Built`
-/// object whose address is published with release ordering in `word`, so that a read after the
-/// build is one atomic load, and the object is kept until the cell is freed, so that a reader
-/// that loaded the address before the scope closed still holds a live object.
+/// The cell is one allocation: a header, and the value as its one element, initialized once
+/// built. The state changes under a lock shared with a few other objects (`Lock.striped`),
+/// taken only until the value is built and when the scope ends; the factory runs without it.
+/// The builder initializes the value before it stores `built` in the header's word, with
+/// release ordering, so that a read of the built value is one atomic load and one copy. The
+/// value stays until the cell is freed, so a reader that saw `built` just before the scope
+/// closed still reads a live value.
 @usableFromInline
-final class LazyCell<Value: Sendable>: @unchecked Sendable {
-  // Safe: `state` and `built` are read and written only while holding `lock`, declared beside
-  // them; `word` is read and written atomically; everything else is immutable.
+final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Value> {
+  // Shared across threads, though `ManagedBuffer` cannot be `Sendable`: `LazyBox`, which holds
+  // the cell, is `@unchecked Sendable` on these grounds. `state` and `hasValue` are read and
+  // written only while holding `lock`; `word` only atomically; the value is initialized once,
+  // under the lock, before `word` says `built` (release), and read only after loading `built`
+  // (acquire) or under the lock; the rest of the header is never written after creation.
 
-  /// How the value is torn down when its scope ends.
-  enum Teardown: Sendable {
-    case none
-    case sync(@Sendable (Value) -> Void)
-    case async(@Sendable (Value) async -> Void)
-  }
+  /// What the header's word holds once the value is built, or once its scope has ended.
+  @usableFromInline static var built: UInt { 2 }
+  static var closed: UInt { 1 }
 
-  /// The value once built. Immutable, so reading it needs no lock.
-  @usableFromInline
-  final class Built: Sendable {
-    @usableFromInline let value: Value
-    init(_ value: Value) { self.value = value }
-  }
-
-  private enum State {
-    case declared
-    /// The scope has started; its values are what the factory sees.
-    case open(Node?)
-    /// A thread (`Thread.current`) runs the factory.
-    case building(thread: UInt)
-    case built
-    case closed
-  }
-
-  /// 0 while the value is not built (read under the lock), 1 once closed, else the address of
-  /// `built`.
-  @usableFromInline let word: UnsafeMutablePointer<UInt>
-  private let lock = Lock()
-  private var state = State.declared
-  private var built: Built?
-
-  let make: @Sendable () -> Value
-  let teardown: Teardown
-  /// The key the value overrides, and where it was declared, for messages.
-  let key: any InjectionKey.Type
-  let site: OverrideSite
-
-  init(
+  /// A cell for a value of `key`, declared at `site`.
+  @inlinable
+  static func make(
     key: any InjectionKey.Type,
     site: OverrideSite,
     make: @escaping @Sendable () -> Value,
-    teardown: Teardown
-  ) {
-    self.key = key
-    self.site = site
-    self.make = make
-    self.teardown = teardown
-    word = .allocate(capacity: 1)
-    word.initialize(to: 0)
+    teardown: LazyTeardown<Value>
+  ) -> LazyCell {
+    let buffer = create(minimumCapacity: 1) { _ in
+      LazyCellHeader(make: make, teardown: teardown, key: key, site: site)
+    }
+    return unsafeDowncast(buffer, to: LazyCell.self)  // `create` makes an instance of `Self`
   }
 
   deinit {
-    word.deallocate()
+    // `ManagedBuffer` destroys the header; the value is this class's to destroy.
+    withUnsafeMutablePointers { header, value in
+      if header.pointee.hasValue { value.deinitialize(count: 1) }
+    }
   }
+
+  private var lock: Lock { Lock.striped(for: self) }
+
+  /// Reads or writes the header in place. (`header` would copy all of it, including the fields
+  /// that other threads write.)
+  private func withHeader<Result>(
+    _ body: (inout LazyCellHeader<Value>) -> Result
+  ) -> Result {
+    withUnsafeMutablePointerToHeader { body(&$0.pointee) }
+  }
+
+  var key: any InjectionKey.Type { withHeader { $0.key } }
+  var site: OverrideSite { withHeader { $0.site } }
+  private var teardown: LazyTeardown<Value> { withHeader { $0.teardown } }
 
   /// The value, built on the first call.
   @inlinable
-  func value(of key: (some InjectionKey).Type) -> Value {
-    let address = injection_load_acquire(word)
-    if address > 1 {
-      return Unmanaged<Built>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
-        ._withUnsafeGuaranteedRef { $0.value }
+  func value() -> Value {
+    withUnsafeMutablePointers { header, value in
+      injection_load_acquire(&header.pointee.word) == Self.built
+        ? value.pointee : valueOnSlowPath()
     }
-    return valueOnSlowPath()
   }
 
   /// What a read that found the value not built does next.
@@ -99,10 +136,10 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
         while true {
-          switch state {
-          case .built: return .use(built!.value)
+          switch withHeader({ $0.state }) {
+          case .built: return .use(withUnsafeMutablePointerToElements { $0.pointee })
           case .open(let scope):
-            state = .building(thread: thread)
+            withHeader { $0.state = .building(thread: thread) }
             return .build(seeing: scope)
           case .building(let builder) where builder != thread: lock.wait()
           case .building, .declared, .closed: return .fail
@@ -113,14 +150,18 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
       case .use(let value): return value
       case .fail: misuse()
       case .build(let scope):
-        let made = Built(ContextFrame.reading(scope, creating: key) { make() })
+        let make = withHeader { $0.make }
+        let made = ContextFrame.reading(scope, creating: key) { make() }
         lock.withLock {
-          built = made
-          state = .built
-          injection_store_release(word, UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()))
+          withUnsafeMutablePointers { header, value in
+            value.initialize(to: made)
+            header.pointee.hasValue = true
+            header.pointee.state = .built
+            injection_store_release(&header.pointee.word, Self.built)
+          }
           lock.wakeAll()
         }
-        return made.value
+        return made
       }
     }
   }
@@ -130,7 +171,7 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
   private func misuse() -> Never {
     let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
-    switch lock.withLock({ state }) {
+    switch lock.withLock({ withHeader { $0.state } }) {
     case .declared:
       message =
         "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
@@ -151,67 +192,51 @@ final class LazyCell<Value: Sendable>: @unchecked Sendable {
   /// Starts the scope that owns the value: from now on a read builds it, seeing `scope`.
   func open(scope: Node?) {
     lock.withLock {
-      if case .declared = state { state = .open(scope) }
+      withHeader {
+        if case .declared = $0.state { $0.state = .open(scope) }
+      }
     }
   }
 
-  /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns the
-  /// value if it was built, for the caller to tear down outside the lock.
-  func close() -> Value? {
+  /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns
+  /// whether the value was built, for the caller to tear it down outside the lock.
+  ///
+  /// (Not the value as an optional: this code is not specialized for `Value`, and an optional
+  /// of it would cost a metadata lookup per scope.)
+  func close() -> Bool {
     lock.withLock {
-      while case .building = state { lock.wait() }
-      let wasBuilt = built != nil
-      state = .closed
-      injection_store_release(word, 1)
-      return wasBuilt ? built!.value : nil
+      while case .building = withHeader({ $0.state }) { lock.wait() }
+      return withHeader {
+        $0.state = .closed
+        injection_store_release(&$0.word, Self.closed)
+        return $0.hasValue
+      }
     }
+  }
+
+  /// The value, once `close()` has said that it was built. It stays until the cell is freed.
+  private var closedValue: Value {
+    withUnsafeMutablePointerToElements { $0.pointee }
   }
 
   /// The value as descriptions show it.
   var description: String {
-    switch lock.withLock({ state }) {
+    let (state, value) = lock.withLock {
+      withUnsafeMutablePointers { header, value in
+        (header.pointee.state, header.pointee.hasValue ? value.pointee : nil)
+      }
+    }
+    return switch state {
     case .declared, .open: "(lazy, not built yet)"
     case .building: "(lazy, being built)"
-    case .built: "\(lock.withLock { built!.value })"
+    case .built: "\(value!)"
     case .closed: "(lazy, torn down)"
     }
   }
 }
 
-/// Learns the key behind a `lazy` declaration's accessor, and makes its box: the first key the
-/// getter reads, whose value type must be the accessor's.
-final class LazyDeclaration<Value: Sendable>: KeyProbe {
-  let make: @Sendable () -> Value
-  let teardown: LazyCell<Value>.Teardown
-  private(set) var key: UInt?
-  private(set) var makeBox: ((Node?, OverrideSite) -> Node)?
-
-  init(make: @escaping @Sendable () -> Value, teardown: LazyCell<Value>.Teardown) {
-    self.make = make
-    self.teardown = teardown
-  }
-
-  override func read<Key: InjectionKey>(_ keyType: Key.Type) {
-    guard key == nil else { return }
-    guard Key.Value.self == Value.self else {
-      preconditionFailure(
-        "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
-          + "\(Key.self), a key of \(Key.Value.self). Use an accessor that reads and writes one key."
-      )
-    }
-    // The types are equal, checked above: these casts only restate them.
-    let make = unsafeBitCast(self.make, to: (@Sendable () -> Key.Value).self)
-    let teardown = unsafeBitCast(self.teardown, to: LazyCell<Key.Value>.Teardown.self)
-    key = InjectedValues._key(Key.self)
-    makeBox = { next, site in
-      let cell = LazyCell(key: Key.self, site: site, make: make, teardown: teardown)
-      return LazyBox<Key>(cell, next: next, site: site)
-    }
-  }
-}
-
 /// What a scope does with the values built on first use that its update closure declared.
-protocol ScopedLazyValue: AnyObject, Sendable {
+protocol ScopedLazyValue: AnyObject {
   /// Whether the teardown is asynchronous, so that a synchronous scope cannot run it.
   var hasAsynchronousTeardown: Bool { get }
   /// The key and declaration site, for messages.
@@ -235,20 +260,20 @@ extension LazyCell: ScopedLazyValue {
   }
 
   func closeAndTearDown() {
-    guard let value = close() else { return }
+    guard close() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(value)
+    case .sync(let teardown): teardown(closedValue)
     case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
     }
   }
 
   func closeAndTearDown() async {
-    guard let value = close() else { return }
+    guard close() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(value)
-    case .async(let teardown): await teardown(value)
+    case .sync(let teardown): teardown(closedValue)
+    case .async(let teardown): await teardown(closedValue)
     }
   }
 }

@@ -53,6 +53,17 @@ final class Lock: @unchecked Sendable {
   }
 }
 
+extension Lock {
+  /// Locks shared by objects whose state is rarely locked, so that each needs no lock of its own.
+  private static let stripes = (0..<16).map { _ in Lock() }
+
+  /// The shared lock of `object`, chosen by its address: objects with different locks never
+  /// wait for each other, and ones that share a lock only while both hold it.
+  static func striped(for object: AnyObject) -> Lock {
+    stripes[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 6) & 15]
+  }
+}
+
 /// A lock that many readers may hold at once, or one writer.
 final class ReadWriteLock: @unchecked Sendable {
   // Safe: the lock is only touched through pthread calls, which synchronize themselves.

@@ -45,12 +45,9 @@ class Node: @unchecked Sendable {
 
   /// A compact replacement for this chain, made on first request: see `compacted()`.
   private var compactedCache: Node?
-  /// The locks that guard `compactedCache`, striped by node so that scopes entered under
-  /// different chains do not wait for each other.
-  private static let cacheLocks = (0..<16).map { _ in Lock() }
-  private var cacheLock: Lock {
-    Self.cacheLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 6) & 15]
-  }
+  /// The lock that guards `compactedCache`, shared by few nodes so that scopes entered under
+  /// different chains seldom wait for each other.
+  private var cacheLock: Lock { Lock.striped(for: self) }
 
   @usableFromInline static let indexKind: UInt = 1
   @usableFromInline static let observerKind: UInt = 2
