@@ -102,17 +102,16 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
 
   private var lock: Lock { Lock.striped(for: self) }
 
-  /// Reads or writes the header in place. (`header` would copy all of it, including the fields
-  /// that other threads write.)
-  private func withHeader<Result>(
-    _ body: (inout LazyCellHeader<Value>) -> Result
-  ) -> Result {
-    withUnsafeMutablePointerToHeader { body(&$0.pointee) }
+  /// The header, read and written field by field in place. (`header` would copy all of it,
+  /// including the fields that other threads write.) The address is valid while the cell lives:
+  /// an object does not move.
+  private var fields: UnsafeMutablePointer<LazyCellHeader<Value>> {
+    withUnsafeMutablePointerToHeader { $0 }
   }
 
-  var key: any InjectionKey.Type { withHeader { $0.key } }
-  var site: OverrideSite { withHeader { $0.site } }
-  private var teardown: LazyTeardown<Value> { withHeader { $0.teardown } }
+  var key: any InjectionKey.Type { fields.pointee.key }
+  var site: OverrideSite { fields.pointee.site }
+  private var teardown: LazyTeardown<Value> { fields.pointee.teardown }
 
   /// The value, built on the first call.
   @inlinable
@@ -136,10 +135,10 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
         while true {
-          switch withHeader({ $0.state }) {
+          switch fields.pointee.state {
           case .built: return .use(withUnsafeMutablePointerToElements { $0.pointee })
           case .open(let scope):
-            withHeader { $0.state = .building(thread: thread) }
+            fields.pointee.state = .building(thread: thread)
             return .build(seeing: scope)
           case .building(let builder) where builder != thread: lock.wait()
           case .building, .declared, .closed: return .fail
@@ -150,7 +149,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       case .use(let value): return value
       case .fail: misuse()
       case .build(let scope):
-        let make = withHeader { $0.make }
+        let make = fields.pointee.make
         let made = ContextFrame.reading(scope, creating: key) { make() }
         lock.withLock {
           withUnsafeMutablePointers { header, value in
@@ -171,7 +170,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   private func misuse() -> Never {
     let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
-    switch lock.withLock({ withHeader { $0.state } }) {
+    switch lock.withLock({ fields.pointee.state }) {
     case .declared:
       message =
         "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
@@ -192,9 +191,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// Starts the scope that owns the value: from now on a read builds it, seeing `scope`.
   func open(scope: Node?) {
     lock.withLock {
-      withHeader {
-        if case .declared = $0.state { $0.state = .open(scope) }
-      }
+      if case .declared = fields.pointee.state { fields.pointee.state = .open(scope) }
     }
   }
 
@@ -205,12 +202,10 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// of it would cost a metadata lookup per scope.)
   func close() -> Bool {
     lock.withLock {
-      while case .building = withHeader({ $0.state }) { lock.wait() }
-      return withHeader {
-        $0.state = .closed
-        injection_store_release(&$0.word, Self.closed)
-        return $0.hasValue
-      }
+      while case .building = fields.pointee.state { lock.wait() }
+      fields.pointee.state = .closed
+      injection_store_release(&fields.pointee.word, Self.closed)
+      return fields.pointee.hasValue
     }
   }
 
