@@ -23,13 +23,7 @@ let package = Package(
 
     .executableTarget(name: "InjectionDemo", dependencies: ["Injection"]),
 
-    // Benchmarks: a synchronous `main`, so that callgrind can count instructions per case.
-    .executableTarget(
-      name: "InjectionBenchmarks",
-      dependencies: ["Injection", "BenchmarkSupport"]
-    ),
-    // The black hole lives in its own module, so the optimizer cannot see through it.
-    .target(name: "BenchmarkSupport"),
+    // The benchmarks are a package of their own, in Benchmarks/.
 
     // The example server: the request handling is a library so tests can run it in-process.
     .target(name: "ServerExample", dependencies: ["Injection"]),

@@ -2,7 +2,7 @@
 # Prints instructions and retain/release calls per operation for the benchmark cases, counted
 # by callgrind, each beside its baseline's.
 #
-# Usage: Docs/Benchmarks/instruction-counts.sh [CASE_ID ...]
+# Usage: Benchmarks/instruction-counts.sh [CASE_ID ...]   (from any folder)
 #
 # Each case runs twice under `valgrind --tool=callgrind`, with `--iterations N1` and
 # `--iterations N2`; the benchmark tool runs exactly that many operations, without warm-up or
@@ -26,10 +26,10 @@
 # Where a case's target is stated in instructions, the last column judges it.
 #
 # Environment: BIN overrides the benchmark binary (by default it is built in release mode
-# under .build; either way a copy stripped of debug information runs); N1, N2 and
+# in this package's .build; either way a copy stripped of debug information runs); N1, N2 and
 # REQUEST_N1, REQUEST_N2 override the operation counts.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")"
 
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is not installed" >&2

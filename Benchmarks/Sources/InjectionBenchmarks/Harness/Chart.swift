@@ -22,7 +22,7 @@ struct Chart {
       switch self {
       case .baseline: "baseline, this run"
       case .library: "Injection, this run"
-      case .peer: "peer, quoted from issue 4"
+      case .peer: "peer, quoted"
       }
     }
   }

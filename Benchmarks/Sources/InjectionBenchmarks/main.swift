@@ -1,7 +1,7 @@
-// The benchmark suite of issue 4: `swift run -c release InjectionBenchmarks [--help]`.
+// Injection's benchmarks: `swift run -c release InjectionBenchmarks [--help]`, from Benchmarks/.
 //
 // `main` is synchronous on purpose: valgrind cannot run an async `main` here, and callgrind's
-// instruction counts (Docs/Benchmarks/instruction-counts.sh) need valgrind.
+// instruction counts (Benchmarks/instruction-counts.sh) need valgrind.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +13,7 @@ let startDate = Machine.date
 
 if options.list {
   // Tab-separated: id, title, baseline and the bound of a target stated in instructions (the
-  // last two may be empty), as Docs/Benchmarks/instruction-counts.sh reads them.
+  // last two may be empty), as Benchmarks/instruction-counts.sh reads them.
   for benchmark in Catalog.all {
     let target = benchmark.target.flatMap { $0.metric == .instructions ? $0.boundText : nil }
     print(

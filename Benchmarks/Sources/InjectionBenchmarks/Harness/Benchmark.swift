@@ -32,10 +32,10 @@ struct Benchmark {
   /// The id of the case this one is compared with; `nil` for a case compared with nothing.
   let baseline: String?
   let comparison: Comparison
-  /// The goal for the ratio to the baseline, if the performance issue sets one.
+  /// The goal for the ratio to the baseline, if the project sets one.
   let target: Target?
   let phase: Phase
-  /// The most heap objects one operation may allocate, if the performance issue sets a limit.
+  /// The most heap objects one operation may allocate, if the project sets a limit.
   let allocationLimit: Int?
   /// For cases with a fixed size (the per-request simulation): the operations per measurement.
   /// Such cases are not calibrated.
@@ -75,7 +75,7 @@ struct Target {
   }
 
   /// What the goal is stated in: the harness judges times; instruction counts are judged by
-  /// Docs/Benchmarks/instruction-counts.sh, allocations by the allocation report (with the
+  /// Benchmarks/instruction-counts.sh, allocations by the allocation report (with the
   /// case's `allocationLimit`), memory by the report of the case's section.
   enum Metric {
     case time
@@ -86,7 +86,7 @@ struct Target {
   }
 
   let bound: Bound
-  /// The goal as the performance issue states it.
+  /// The goal as the project states it.
   let text: String
   let metric: Metric
 

@@ -1,5 +1,5 @@
 /// Prints measurements as Markdown tables, one per group, each case with its ratio to its
-/// baseline and, where the performance issue sets one, whether it meets its target.
+/// baseline and, where the project sets one, whether it meets its target.
 struct Report {
   let measurements: [Measurement]
   /// Whether to judge targets: not for a smoke pass or a fixed-iteration run, which measure
