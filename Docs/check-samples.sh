@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Compiles every Swift code block in README.md and Docs/*.md, so a sample that stops compiling
-# fails CI. Usage: bash Docs/check-samples.sh
+# Compiles every Swift code block in README.md, Docs/*.md and the DocC catalogs' articles, so a
+# sample that stops compiling fails CI. Usage: bash Docs/check-samples.sh
 #
 # - The blocks of one Markdown file are joined, in order, into one `main.swift` and compiled
-#   (type-checked and checked for data races) against the package's modules, in the Swift 6
-#   language mode. Write each page's samples so that they build on one another.
+#   (type-checked and checked for data races, warnings as errors) against the package's
+#   modules, in the Swift 6 language mode. Write each page's samples so that they build on one
+#   another.
+# - The articles of one DocC catalog (Sources/*/*.docc) are one module: their blocks are joined,
+#   the landing page first, so the pages of a catalog cannot contradict each other.
 # - A block that contains `import PackageDescription` is a package manifest: it is compiled
 #   against the manifest API on its own.
 # - A block right after a line `<!-- untested -->` is skipped. Only the Vapor and Hummingbird
@@ -22,12 +25,24 @@ toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python3 - "$work" README.md Docs/*.md <<'PY'
-import os, re, sys
-work, files = sys.argv[1], sys.argv[2:]
-for path in files:
-    text = open(path, encoding="utf-8").read()
-    lines = text.split("\n")
+python3 - "$work" README.md Docs/*.md Sources/*/*.docc <<'PY'
+import glob, os, re, sys
+work, paths = sys.argv[1], sys.argv[2:]
+
+def pages(path):
+    """The Markdown files that make one module: a page, or a catalog's articles."""
+    if not os.path.isdir(path):
+        return [path]
+    landing = os.path.join(path, os.path.basename(path).replace(".docc", ".md"))
+    rest = sorted(p for p in glob.glob(os.path.join(path, "**", "*.md"), recursive=True) if p != landing)
+    return ([landing] if os.path.exists(landing) else []) + rest
+
+for path in paths:
+    lines, origins = [], []
+    for page in pages(path):
+        page_lines = open(page, encoding="utf-8").read().split("\n")
+        lines += page_lines
+        origins += [(page, n + 1) for n in range(len(page_lines))]
     blocks, skipped, i = [], 0, 0
     while i < len(lines):
         if lines[i].strip() == "```swift":
@@ -40,7 +55,7 @@ for path in files:
             if untested:
                 skipped += 1
             else:
-                blocks.append((start + 1, body))
+                blocks.append((origins[start], body))
         i += 1
     name = re.sub(r"[^A-Za-z0-9]", "_", path)
     sources = [b for b in blocks if "import PackageDescription" not in b[1]]
@@ -48,20 +63,20 @@ for path in files:
     if sources:
         os.makedirs(os.path.join(work, name), exist_ok=True)
         with open(os.path.join(work, name, "main.swift"), "w") as out:
-            for line, body in sources:
-                out.write(f'#sourceLocation(file: "{path}", line: {line})\n{body}\n#sourceLocation()\n')
-    for index, (line, body) in enumerate(manifests):
+            for (page, line), body in sources:
+                out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n#sourceLocation()\n')
+    for index, ((page, line), body) in enumerate(manifests):
         directory = os.path.join(work, f"{name}_manifest{index}")
         os.makedirs(directory, exist_ok=True)
         with open(os.path.join(directory, "Package.swift"), "w") as out:
-            out.write(f'#sourceLocation(file: "{path}", line: {line})\n{body}\n')
+            out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n')
     print(f"{path}: {len(sources)} Swift blocks, {len(manifests)} manifests, {skipped} untested")
 PY
 
 status=0
 for directory in "$work"/*/; do
   if [ -f "$directory/main.swift" ]; then
-    swiftc -swift-version 6 -emit-sil -o /dev/null -I "$modules" "${cmodule[@]}" -module-name DocSample \
+    swiftc -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$modules" "${cmodule[@]}" -module-name DocSample \
       "$directory/main.swift" || status=1
   else
     swiftc -swift-version 6 -emit-sil -o /dev/null -I "$toolchain/lib/swift/pm/ManifestAPI" \

@@ -9,16 +9,17 @@
 // The one compiler warning of this target, "variable 'dataController' was never mutated", is
 // the pattern's own: `test()` declares `var dataController` and then assigns through the
 // wrapper's setter, which the library declares `nonmutating` (as a global write it mutates no
-// instance). The code stays as it was written, so the warning stays too.
+// instance). The code stays as it was written, so the warning stays too; only two spelling
+// mistakes in its comments were corrected.
 import Injection
 
-// MARK: Demontration of Usage of Injection system
+// MARK: Demonstration of Usage of Injection system
 // 1. First step: make the key object, the current value type is the one you are trying to add to injection system.
 private struct BaseClassKey: InjectionKey {
     static var currentValue: BaseClass = RealSubClass()
 }
 
-// 2. How to inject the currect value
+// 2. How to inject the current value
 func test() {
     var dataController = TestDataStructure()
 
