@@ -1,0 +1,171 @@
+import Testing
+
+@testable import Injection
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Every key here is private to this file: tests elsewhere never see its global values.
+
+/// Another key the scopes override; only ever overridden, never set globally.
+private struct ScopeLabelKey: InjectionKey {
+  static let currentValue = "unscoped"
+}
+
+private let onceCreations = AtomicCounter()
+
+/// A default with a side effect: each creation is counted.
+private final class CountedSingleton: Sendable {
+  init() { onceCreations.increment() }
+}
+
+private struct OnceRacedKey: InjectionKey {
+  static let currentValue = CountedSingleton()
+}
+
+/// Set globally for the first time while `OnceRacedKey` is first resolved.
+private struct FirstGlobalKey: InjectionKey {
+  static let currentValue = 0
+}
+
+extension InjectedValues {
+  fileprivate var scopeLabel: String {
+    get { self[ScopeLabelKey.self] }
+    set { self[ScopeLabelKey.self] = newValue }
+  }
+
+  fileprivate var onceRaced: CountedSingleton {
+    get { self[OnceRacedKey.self] }
+    set { self[OnceRacedKey.self] = newValue }
+  }
+
+  fileprivate var firstGlobal: Int {
+    get { self[FirstGlobalKey.self] }
+    set { self[FirstGlobalKey.self] = newValue }
+  }
+}
+
+/// Reads through the wrapper, as app code does.
+private struct RacedReader: Sendable {
+  @Injected(\.onceRaced) var onceRaced
+}
+
+@Suite("A static let default under contention")
+struct DefaultContentionTests {
+  @Test(
+    "A static let default first resolved by 100 threads at once, through scopes, the wrapper and a global write, is created once"
+  )
+  func staticLetDefaultOnOneHundredThreads() {
+    let identities = IdentityLog()
+    let threads = 100
+    onThreadsAtOnce(threads + 1) { index in
+      guard index < threads else {
+        // Meanwhile, one more thread sets another key globally for the first time.
+        InjectedValues[\.firstGlobal] = 1
+        return
+      }
+      switch index % 4 {
+      case 0:
+        identities.record(InjectedValues[\.onceRaced])
+      case 1:
+        // In a scope that overrides another key: the read falls through to the default.
+        withInjectedValues {
+          $0.scopeLabel = "thread-\(index)"
+        } operation: {
+          identities.record(InjectedValues[\.onceRaced])
+        }
+      case 2:
+        identities.record(RacedReader().onceRaced)
+      default:
+        identities.record(InjectedValues.current[OnceRacedKey.self])
+      }
+    }
+    removeGlobal(FirstGlobalKey.self)
+
+    #expect(onceCreations.value == 1)
+    #expect(identities.count == threads)
+    #expect(identities.distinct == 1)
+  }
+}
+
+// MARK: - Helpers
+
+/// The identities of the objects the threads resolved.
+private final class IdentityLog: @unchecked Sendable {
+  // Safe: `identities` is touched only under `lock`.
+  private let lock = Lock()
+  private var identities: [ObjectIdentifier] = []
+
+  func record(_ object: AnyObject) { lock.withLock { identities.append(ObjectIdentifier(object)) } }
+  var count: Int { lock.withLock { identities.count } }
+  var distinct: Int { lock.withLock { Set(identities).count } }
+}
+
+/// Runs `body(index)` for each index on `count` new threads, released together once all have
+/// started, and returns when all have finished.
+private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let gate = StartGate()
+  var threads: [ThreadHandle] = []
+  for index in 0..<count {
+    let work = ThreadWork {
+      gate.arriveAndWait(expected: count)
+      body(index)
+    }
+    threads.append(ThreadHandle.start(work))
+  }
+  for thread in threads { thread.join() }
+}
+
+/// Holds threads until all of them have arrived. (`pthread_barrier_t` is missing on Darwin.)
+private final class StartGate: @unchecked Sendable {
+  // Safe: `arrived` is touched only under `lock`.
+  private let lock = Lock()
+  private var arrived = 0
+
+  func arriveAndWait(expected: Int) {
+    lock.withLock { arrived += 1 }
+    while lock.withLock({ arrived < expected }) { sched_yield() }
+  }
+}
+
+/// The closure a new thread runs.
+private final class ThreadWork: Sendable {
+  let run: @Sendable () -> Void
+  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// A POSIX thread that can be joined.
+private struct ThreadHandle {
+  let thread: pthread_t
+
+  static func start(_ work: ThreadWork) -> ThreadHandle {
+    let argument = Unmanaged.passRetained(work).toOpaque()
+    #if canImport(Glibc)
+      var thread = pthread_t()
+    #elseif canImport(Darwin)
+      var thread: pthread_t?
+    #endif
+    let status = pthread_create(
+      &thread,
+      nil,
+      { argument in
+        // Optional on Linux, not on Apple platforms: this line accepts either.
+        let argument: UnsafeMutableRawPointer? = argument
+        Unmanaged<ThreadWork>.fromOpaque(argument!).takeRetainedValue().run()
+        return nil
+      },
+      argument
+    )
+    precondition(status == 0, "pthread_create failed: \(status)")
+    #if canImport(Glibc)
+      return ThreadHandle(thread: thread)
+    #elseif canImport(Darwin)
+      return ThreadHandle(thread: thread!)
+    #endif
+  }
+
+  func join() { pthread_join(thread, nil) }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import Testing
+
+@testable import Injection
+
+// Every key here is private to this file: tests elsewhere never see its global values.
+
+private struct EscapeKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+extension InjectedValues {
+  fileprivate var escapeName: String {
+    get { self[EscapeKey.self] }
+    set { self[EscapeKey.self] = newValue }
+  }
+}
+
+/// Reads the escaping-callback key through the wrapper.
+private struct EscapeReader: Sendable {
+  @Injected(\.escapeName) var name
+}
+
+/// These tests set a global value for `EscapeKey`, so they run one at a time.
+@Suite("Escaping callbacks", .serialized)
+struct EscapingCallbackTests {
+  @Test("A DispatchQueue block sees the global value, not the override; bind carries the scope")
+  func dispatchQueueBlock() async {
+    InjectedValues[\.escapeName] = "global"
+    defer { removeGlobal(EscapeKey.self) }
+    let (plain, bound) = await withInjectedValues {
+      $0.escapeName = "scoped"
+    } operation: {
+      let reader = EscapeReader()
+      let boundRead = InjectedValues.current.bind { reader.name }
+      return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(returning: (reader.name, boundRead()))
+        }
+      }
+    }
+    #expect(plain == "global")
+    #expect(bound == "scoped")
+  }
+
+  @Test(
+    "A stored completion handler resolves where it is called; bound, it keeps its creator's scope"
+  )
+  func storedCompletionHandler() async {
+    let request = withInjectedValues {
+      $0.escapeName = "creator"
+    } operation: {
+      let reader = EscapeReader()
+      return PendingRequest(
+        onDone: { status in "\(status) \(reader.name)" },
+        onDoneBound: InjectedValues.current.bind { status in "\(status) \(reader.name)" }
+      )
+    }
+    // Called after the creating scope has ended, outside any scope:
+    #expect(request.finish(status: 200) == ["200 default", "200 creator"])
+    // Called inside another scope: the snapshot replaces that scope's values, it does not
+    // merge with them.
+    withInjectedValues {
+      $0.escapeName = "caller"
+    } operation: {
+      #expect(request.finish(status: 201) == ["201 caller", "201 creator"])
+    }
+    // Called from another thread later on:
+    let fromQueue = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: request.finish(status: 202)) }
+    }
+    #expect(fromQueue == ["202 default", "202 creator"])
+  }
+
+  @Test(
+    "Task.detached sees the global value; a snapshot re-entered in it, or a bound closure, sees the scope"
+  )
+  func detachedTask() async {
+    InjectedValues[\.escapeName] = "global"
+    defer { removeGlobal(EscapeKey.self) }
+    let seen = await withInjectedValues {
+      $0.escapeName = "scoped"
+    } operation: {
+      let reader = EscapeReader()
+      let snapshot = InjectedValues.current
+      let boundRead = snapshot.bind { reader.name }
+      let plain = await Task.detached { reader.name }.value
+      let reentered = await Task.detached {
+        await withInjectedValues(snapshot) {
+          await Task.yield()
+          return reader.name
+        }
+      }.value
+      let bound = await Task.detached { boundRead() }.value
+      return [plain, reentered, bound]
+    }
+    #expect(seen == ["global", "scoped", "scoped"])
+  }
+}
+
+// MARK: - Helpers
+
+/// Stores completion handlers and calls them later, as callback-based APIs do.
+private final class PendingRequest: Sendable {
+  private let onDone: @Sendable (Int) -> String
+  private let onDoneBound: @Sendable (Int) -> String
+
+  init(
+    onDone: @escaping @Sendable (Int) -> String,
+    onDoneBound: @escaping @Sendable (Int) -> String
+  ) {
+    self.onDone = onDone
+    self.onDoneBound = onDoneBound
+  }
+
+  func finish(status: Int) -> [String] { [onDone(status), onDoneBound(status)] }
+}
