@@ -71,6 +71,27 @@ struct ScratchStoreTests {
   }
 }
 
+// Mirrors Docs/Testing.md, "A spy: record what the code did, read it back" (the declarations
+// are in Support/GuideDeclarations.swift).
+@Suite("Checkout")
+struct CheckoutTests {
+  @Test("Paying tracks the payment and the receipt")
+  func payingTracksBothEvents() async {
+    let spy = SpyAnalytics()
+    await withInjectedValues { $0.analytics = spy } operation: {
+      await Checkout().pay()
+    }
+    #expect(spy.events.sorted() == ["paid", "receipt sent"])
+  }
+
+  @Test("The same, with the spy set by the trait", .injecting { $0.analytics = SpyAnalytics() })
+  func payingTracksBothEventsWithTheTrait() async throws {
+    await Checkout().pay()
+    let spy = try #require(InjectedValues[\.analytics] as? SpyAnalytics)
+    #expect(spy.events.sorted() == ["paid", "receipt sent"])
+  }
+}
+
 // Mirrors Docs/Testing.md, "Strict mode", first Swift block.
 @Suite("Profile, strict", .strictInjection(allowing: \.logger))
 struct StrictProfileTests {

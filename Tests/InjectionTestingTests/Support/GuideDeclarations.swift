@@ -5,6 +5,7 @@
 // `APIKey` is set globally only by `LegacyProfileXCTests`, the guide's example of what not to do.
 // No other test reads `\.api` without overriding it, except one that accepts either fallback.
 
+import Foundation  // NSLock, as in the guide
 import Injection
 import InjectionTesting
 import Testing
@@ -89,3 +90,48 @@ extension InjectedValues {
     set { self[ScratchStoreKey.self] = newValue }
   }
 }
+
+// MARK: - "A spy: record what the code did, read it back"
+
+protocol Analytics: Sendable {
+  func track(_ event: String)
+}
+
+struct LiveAnalytics: Analytics {
+  func track(_ event: String) {}
+}
+
+private struct AnalyticsKey: InjectionKey {
+  static let currentValue: any Analytics = LiveAnalytics()
+}
+
+extension InjectedValues {
+  var analytics: any Analytics {
+    get { self[AnalyticsKey.self] }
+    set { self[AnalyticsKey.self] = newValue }
+  }
+}
+
+struct Checkout {
+  @Injected(\.analytics) var analytics
+
+  func pay() async {
+    async let receipt: Void = analytics.track("receipt sent")
+    analytics.track("paid")
+    await receipt
+  }
+}
+
+/// Records every event it is given, from any task.
+final class SpyAnalytics: Analytics, @unchecked Sendable {
+  // Safe: `recorded` is read and written only while holding `lock`.
+  private let lock = NSLock()
+  private var recorded: [String] = []
+
+  var events: [String] { lock.withLock { recorded } }
+
+  func track(_ event: String) {
+    lock.withLock { recorded.append(event) }
+  }
+}
+
