@@ -3,10 +3,17 @@
 /// An index either ends a chain, holding every override visible at that point (see
 /// `Node.compacted()`), or holds the writes made to one value and links to the chain below them
 /// (see `InjectedValues._store`).
+@usableFromInline
 final class IndexNode: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the address of the
+  // table's slots, which are never written after `init`.
   /// The indexed boxes, each a `Box<Key>` stored under its key.
   private let table: KeyTable
+  /// Where `table` keeps its slots, and the mask of their count (`nil` if it has none): what a
+  /// lookup probes, without retaining the table's storage. The storage does not move, since
+  /// `table` never changes after `init`, and lives as long as this node.
+  @usableFromInline let slots: UnsafePointer<KeyTable.Slot>?
+  @usableFromInline let mask: Int
   /// The strict-mode observer in effect at the end of a chain this index ends.
   private let endObserver: (any InjectionFallbackObserver)?
 
@@ -19,6 +26,7 @@ final class IndexNode: Node, @unchecked Sendable {
       node = current.next
     }
     self.table = table
+    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = head.observer
     super.init(endingChainWith: Node.indexKind, isObserved: endObserver != nil, depth: head.depth)
   }
@@ -29,6 +37,7 @@ final class IndexNode: Node, @unchecked Sendable {
     var table = KeyTable(capacity: boxes.count)
     for box in boxes { table.insert(box, for: box.key) }
     self.table = table
+    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = nil
     super.init(
       kind: Node.indexKind,
@@ -46,6 +55,7 @@ final class IndexNode: Node, @unchecked Sendable {
     depth: Int
   ) {
     self.table = table
+    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = endObserver
     super.init(
       kind: Node.indexKind,
@@ -59,8 +69,15 @@ final class IndexNode: Node, @unchecked Sendable {
   /// The indexed boxes, in no particular order.
   var boxes: [Node] { table.nodes }
 
+  /// The box of `key` in this index, unretained, if it holds one.
+  @inlinable @inline(__always)
+  func box(for key: UInt) -> Unmanaged<Node>? {
+    guard let slots else { return nil }
+    return KeyTable.find(key, in: slots, mask: mask)
+  }
+
   override func findSpecial(_ key: UInt) -> Unmanaged<Node>? {
-    table.find(key) ?? Node.find(key, from: next)
+    box(for: key) ?? Node.find(key, from: next)
   }
 
   /// Whether this index itself holds a box of `key`.

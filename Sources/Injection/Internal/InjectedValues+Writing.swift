@@ -38,16 +38,23 @@ extension InjectedValues {
     var boxCount = 0
     var position: Int?
     var ownIndex: IndexNode?
-    var node = head
-    while let current = node, current.layer == layer {
-      node = current.next
-      if current.key == Node.indexKind {
-        ownIndex = unsafeDowncast(current, to: IndexNode.self)  // the only node of its kind
+    // Walked unretained, as a lookup is: `head` keeps every node alive.
+    var below = head.map { Unmanaged.passUnretained($0) }
+    while let current = below {
+      let (nodeLayer, nodeKey, next) = current._withUnsafeGuaranteedRef {
+        ($0.layer, $0.key, $0.nextUnretained)
+      }
+      guard nodeLayer == layer else { break }
+      below = next
+      if nodeKey == Node.indexKind {
+        // The only node of its kind.
+        ownIndex = unsafeDowncast(current.takeUnretainedValue(), to: IndexNode.self)
         break
       }
-      if current.key == key { position = boxCount }
+      if nodeKey == key { position = boxCount }
       boxCount += 1
     }
+    let node = below?.takeUnretainedValue()
     if let position {
       return Self.removing(position, from: head!)
     } else if let ownIndex, ownIndex.holds(key) {

@@ -4,12 +4,14 @@
 /// is a value type backed by one `ContiguousArray`, so copying it is copy-on-write and a lookup
 /// allocates nothing. Capacity is a power of two and at least twice the count, so linear probing
 /// stays short however many keys are stored.
+@usableFromInline
 struct KeyTable {
+  @usableFromInline
   struct Slot {
-    var key: UInt
+    @usableFromInline var key: UInt
     var node: Node?
     /// `node`, unretained, for lookups that retain nothing (`node` keeps it alive).
-    var unretained: Unmanaged<Node>?
+    @usableFromInline var unretained: Unmanaged<Node>?
 
     init(key: UInt, node: Node?) {
       self.key = key
@@ -30,7 +32,7 @@ struct KeyTable {
   }
 
   /// The first slot to probe for `key`: a multiplicative (Fibonacci) hash of its address.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func home(of key: UInt, mask: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
@@ -38,16 +40,25 @@ struct KeyTable {
   /// Returns the node stored for `key`, unretained (the table keeps it alive), if any.
   func find(_ key: UInt) -> Unmanaged<Node>? {
     guard let slots else { return nil }
-    return slots.withUnsafeBufferPointer { buffer in
-      let mask = buffer.count &- 1
-      var index = Self.home(of: key, mask: mask)
-      while true {
-        let found = buffer[index].key
-        if found == key { return buffer[index].unretained }
-        if found == 0 { return nil }
-        index = (index &+ 1) & mask
-      }
+    return slots.withUnsafeBufferPointer { Self.find(key, in: $0.baseAddress!, mask: $0.count &- 1) }
+  }
+
+  /// Returns the node stored for `key` in the slots at `slots`, `mask + 1` of them, unretained.
+  @inlinable @inline(__always)
+  static func find(_ key: UInt, in slots: UnsafePointer<Slot>, mask: Int) -> Unmanaged<Node>? {
+    var index = home(of: key, mask: mask)
+    while true {
+      let found = slots[index].key
+      if found == key { return slots[index].unretained }
+      if found == 0 { return nil }
+      index = (index &+ 1) & mask
     }
+  }
+
+  /// The address of the slots and the mask of their count, for lookups that must not retain the
+  /// storage: valid while this table lives unchanged, since nothing moves its storage then.
+  var lookup: (slots: UnsafePointer<Slot>, mask: Int)? {
+    slots.map { slots in slots.withUnsafeBufferPointer { ($0.baseAddress!, $0.count - 1) } }
   }
 
   /// Stores `node` for `key`, replacing any node stored for it.

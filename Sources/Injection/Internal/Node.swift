@@ -114,7 +114,13 @@ class Node: @unchecked Sendable {
     while true {
       let (nodeKey, next) = node._withUnsafeGuaranteedRef { ($0.key, $0.nextUnretained) }
       if nodeKey == key { return node }
-      if nodeKey < firstKey {
+      if nodeKey == indexKind {
+        // The most common node that is not a box, probed here rather than through a call.
+        let box = node._withUnsafeGuaranteedRef {
+          unsafeDowncast($0, to: IndexNode.self).box(for: key)  // the only node of its kind
+        }
+        if let box { return box }
+      } else if nodeKey < firstKey {
         return node._withUnsafeGuaranteedRef { $0.findSpecial(key) }
       }
       guard let next else { return nil }
