@@ -78,7 +78,9 @@ struct CheckoutTests {
   @Test("Paying tracks the payment and the receipt")
   func payingTracksBothEvents() async {
     let spy = SpyAnalytics()
-    await withInjectedValues { $0.analytics = spy } operation: {
+    await withInjectedValues {
+      $0.analytics = spy
+    } operation: {
       await Checkout().pay()
     }
     #expect(spy.events.sorted() == ["paid", "receipt sent"])

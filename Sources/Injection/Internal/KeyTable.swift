@@ -40,7 +40,9 @@ struct KeyTable {
   /// Returns the node stored for `key`, unretained (the table keeps it alive), if any.
   func find(_ key: UInt) -> Unmanaged<Node>? {
     guard let slots else { return nil }
-    return slots.withUnsafeBufferPointer { Self.find(key, in: $0.baseAddress!, mask: $0.count &- 1) }
+    return slots.withUnsafeBufferPointer {
+      Self.find(key, in: $0.baseAddress!, mask: $0.count &- 1)
+    }
   }
 
   /// Returns the node stored for `key` in the slots at `slots`, `mask + 1` of them, unretained.

@@ -134,4 +134,3 @@ final class SpyAnalytics: Analytics, @unchecked Sendable {
     lock.withLock { recorded.append(event) }
   }
 }
-
