@@ -45,7 +45,7 @@ static inline void injection_global_table_store(uintptr_t table) {
 
 // MARK: - The thread's context
 
-/// The innermost context frame of the current thread; see `ThreadContext.swift`.
+/// The innermost context frame of the current thread; see `ContextFrame.swift`.
 extern _Thread_local void *injection_thread_context;
 
 /// Returns the current thread's innermost context frame, or NULL.
