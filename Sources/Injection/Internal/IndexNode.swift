@@ -12,8 +12,8 @@ final class IndexNode: Node, @unchecked Sendable {
   /// Where `table` keeps its slots, and the mask of their count (`nil` if it has none): what a
   /// lookup probes, without retaining the table's storage. The storage does not move, since
   /// `table` never changes after `init`, and lives as long as this node.
-  @usableFromInline let slots: UnsafePointer<KeyTable.Slot>?
-  @usableFromInline let mask: Int
+  private let slots: UnsafePointer<KeyTable.Slot>?
+  private let mask: Int
   /// The strict-mode observer in effect at the end of a chain this index ends.
   private let endObserver: (any InjectionFallbackObserver)?
 
@@ -69,8 +69,9 @@ final class IndexNode: Node, @unchecked Sendable {
   /// The indexed boxes, in no particular order.
   var boxes: [Node] { table.nodes }
 
-  /// The box of `key` in this index, unretained, if it holds one.
-  @inlinable @inline(__always)
+  /// The box of `key` in this index, unretained, if it holds one. A direct call, not inlined:
+  /// inlined into `Node.find`, the probe made reads through `@Injected` slower.
+  @usableFromInline
   func box(for key: UInt) -> Unmanaged<Node>? {
     guard let slots else { return nil }
     return KeyTable.find(key, in: slots, mask: mask)

@@ -4,14 +4,12 @@
 /// is a value type backed by one `ContiguousArray`, so copying it is copy-on-write and a lookup
 /// allocates nothing. Capacity is a power of two and at least twice the count, so linear probing
 /// stays short however many keys are stored.
-@usableFromInline
 struct KeyTable {
-  @usableFromInline
   struct Slot {
-    @usableFromInline var key: UInt
+    var key: UInt
     var node: Node?
     /// `node`, unretained, for lookups that retain nothing (`node` keeps it alive).
-    @usableFromInline var unretained: Unmanaged<Node>?
+    var unretained: Unmanaged<Node>?
 
     init(key: UInt, node: Node?) {
       self.key = key
@@ -32,7 +30,7 @@ struct KeyTable {
   }
 
   /// The first slot to probe for `key`: a multiplicative (Fibonacci) hash of its address.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func home(of key: UInt, mask: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
@@ -46,7 +44,7 @@ struct KeyTable {
   }
 
   /// Returns the node stored for `key` in the slots at `slots`, `mask + 1` of them, unretained.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func find(_ key: UInt, in slots: UnsafePointer<Slot>, mask: Int) -> Unmanaged<Node>? {
     var index = home(of: key, mask: mask)
     while true {
