@@ -104,4 +104,113 @@ struct OverrideChainTests {
       #expect(InjectedValues[\.name] == "write 99")
     }
   }
+
+  // MARK: - Bounded growth
+
+  @Test(
+    "Rewriting one key 1,000 times keeps one value alive",
+    arguments: [WriteStyle.snapshot, .updateClosure, .seedStyleUpdateClosure]
+  )
+  func rewritesKeepOneValue(style: WriteStyle) {
+    let tracker = LifeTracker()
+    let keptAlive = style.write(1_000, tracker: tracker) { values in
+      #expect(values[TrackedKey.self]?.index == 999)
+      return tracker.alive
+    }
+    #expect(keptAlive == 1)
+    #expect(tracker.alive == 0)  // and none once the value or the scope is gone
+    #expect(tracker.created == 1_000)
+  }
+
+  @Test(
+    "A million writes of one key, then the release, do not crash",
+    arguments: [WriteStyle.snapshot, .updateClosure]
+  )
+  func millionWritesThenRelease(style: WriteStyle) {
+    let tracker = LifeTracker()
+    let keptAlive = style.write(1_000_000, tracker: tracker) { _ in tracker.alive }
+    #expect(keptAlive == 1)
+    #expect(tracker.alive == 0)
+  }
+}
+
+// MARK: - Helpers for bounded growth
+
+/// Counts the `Tracked` objects created and still alive. Used from one thread at a time.
+private final class LifeTracker: @unchecked Sendable {
+  // Safe: each test owns its tracker and uses it on its own thread only.
+  private(set) var created = 0
+  private(set) var alive = 0
+  func born() {
+    created += 1
+    alive += 1
+  }
+  func died() { alive -= 1 }
+}
+
+/// A value whose life the tracker counts.
+private final class Tracked: Sendable {
+  let index: Int
+  private let tracker: LifeTracker
+  init(_ index: Int, tracker: LifeTracker) {
+    self.index = index
+    self.tracker = tracker
+    tracker.born()
+  }
+  deinit { tracker.died() }
+}
+
+private struct TrackedKey: InjectionKey {
+  static var currentValue: Tracked? { nil }
+}
+
+extension InjectedValues {
+  fileprivate var tracked: Tracked? {
+    get { self[TrackedKey.self] }
+    set { self[TrackedKey.self] = newValue }
+  }
+
+  fileprivate static var seedTracked: Tracked? {
+    get { Self[TrackedKey.self] }
+    set { Self[TrackedKey.self] = newValue }
+  }
+}
+
+/// Where the writes go.
+enum WriteStyle: String, CustomTestStringConvertible, Sendable {
+  /// To a snapshot, outside any scope.
+  case snapshot
+  /// To `$0` in one update closure, through an instance accessor.
+  case updateClosure
+  /// In one update closure, through a seed-style (static) accessor.
+  case seedStyleUpdateClosure
+
+  var testDescription: String { rawValue }
+
+  /// Writes `count` new values of `TrackedKey`, then runs `check` on the values written (inside
+  /// the scope, for the update-closure styles), and returns its result once they are released.
+  fileprivate func write<Result>(
+    _ count: Int,
+    tracker: LifeTracker,
+    check: (InjectedValues) -> Result
+  ) -> Result {
+    switch self {
+    case .snapshot:
+      var values = InjectedValues.current
+      for index in 0..<count { values.tracked = Tracked(index, tracker: tracker) }
+      return check(values)
+    case .updateClosure:
+      return withInjectedValues {
+        for index in 0..<count { $0.tracked = Tracked(index, tracker: tracker) }
+      } operation: {
+        check(InjectedValues.current)
+      }
+    case .seedStyleUpdateClosure:
+      return withInjectedValues { _ in
+        for index in 0..<count { InjectedValues.seedTracked = Tracked(index, tracker: tracker) }
+      } operation: {
+        check(InjectedValues.current)
+      }
+    }
+  }
 }
