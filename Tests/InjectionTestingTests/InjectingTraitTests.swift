@@ -50,6 +50,23 @@ struct InjectingTraitTests {
     #expect(opened.withLock { $0 } == 2, "a test that never reads it builds none")
   }
 
+  @Test("A value built in a test that throws is torn down, and the error reaches the test")
+  func lazyValueTornDownWhenTheTestThrows() async {
+    let opened = Locked(0)
+    let built = Locked<Store?>(nil)
+    await #expect(throws: FixtureError.self) {
+      try await lazyStore(opened: opened).provideScope(
+        for: Test.current!,
+        testCase: Test.Case.current
+      ) {
+        built.withLock { $0 = InjectedValues[\.store] }
+        throw FixtureError()
+      }
+    }
+    #expect(opened.withLock { $0 } == 1)
+    #expect(built.withLock { $0 }?.isClosed == true)
+  }
+
   @Test(
     "A value declared with lazy counts as an override in strict mode",
     .strictInjection,

@@ -20,6 +20,10 @@ private struct ResetWriteKey: InjectionKey {
   static let currentValue = "default"
 }
 
+private struct ChildTaskWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
 /// A default that reads another key while it is created.
 private struct DerivedDefaultKey: InjectionKey {
   static let currentValue = "derived from \(InjectedValues[\.name])"
@@ -39,6 +43,11 @@ extension InjectedValues {
   fileprivate var typeWrite: String {
     get { Self[TypeWriteKey.self] }
     set { Self[TypeWriteKey.self] = newValue }
+  }
+
+  fileprivate var childTaskWrite: String {
+    get { self[ChildTaskWriteKey.self] }
+    set { self[ChildTaskWriteKey.self] = newValue }
   }
 
   fileprivate var resetWrite: String {
@@ -304,6 +313,19 @@ struct StrictInjectionTests {
       InjectedValues.resetGlobal(\.wrapperWrite)
       InjectedValues.resetGlobal(\.typeWrite)
     }.value
+  }
+
+  @Test("A global write from a task the strict test starts records one issue", .strictInjection)
+  func globalWriteFromAChildTaskIsReported() async {
+    let log = StrictIssueLog()
+    await withKnownIssue {
+      await Task { InjectedValues[ChildTaskWriteKey.self] = "global, from a child task" }.value
+    } matching: {
+      log.matches($0)
+    }
+    #expect(log.summaries == [setGlobally("ChildTaskWriteKey")])
+    // Clean up where strict mode does not look: a detached task does not inherit the test's values.
+    await Task.detached { InjectedValues.resetGlobal(\.childTaskWrite) }.value
   }
 
   @Test("resetAllGlobals records one issue, which says every global value was removed")

@@ -42,6 +42,15 @@ private struct ResetKey: InjectionKey {
   static let currentValue = "default"
 }
 
+/// Two keys behind one get-only accessor, to reset through a view.
+private struct ResetFirstKey: InjectionKey {
+  static let currentValue = "first default"
+}
+
+private struct ResetSecondKey: InjectionKey {
+  static let currentValue = "second default"
+}
+
 private struct ResetAllKey: InjectionKey {
   static let currentValue = "default"
 }
@@ -57,6 +66,11 @@ private final class CounterBox: @unchecked Sendable {
 }
 
 extension InjectedValues {
+  /// A read-only view of two keys.
+  fileprivate var resetPair: String {
+    self[ResetFirstKey.self] + " & " + self[ResetSecondKey.self]
+  }
+
   fileprivate var globalOrder: String {
     get { self[GlobalOrderKey.self] }
     set { self[GlobalOrderKey.self] = newValue }
@@ -204,6 +218,21 @@ struct InjectedValuesTests {
     #expect(InjectedValues.current.source(of: ResetKey.self) == .defaultValue)
     InjectedValues.resetGlobal(\.reset)  // removing an absent value is harmless
     #expect(InjectedValues[\.reset] == "default")
+  }
+
+  @Test("resetGlobal through a read-only view removes the global values of every key it reads")
+  func resetGlobalThroughAView() {
+    defer {
+      removeGlobal(ResetFirstKey.self)
+      removeGlobal(ResetSecondKey.self)
+    }
+    InjectedValues[ResetFirstKey.self] = "first global"
+    InjectedValues[ResetSecondKey.self] = "second global"
+    #expect(InjectedValues[\.resetPair] == "first global & second global")
+    InjectedValues.resetGlobal(\.resetPair)
+    #expect(InjectedValues[\.resetPair] == "first default & second default")
+    #expect(InjectedValues.current.source(of: ResetFirstKey.self) == .defaultValue)
+    #expect(InjectedValues.current.source(of: ResetSecondKey.self) == .defaultValue)
   }
 
   @Test("resetAllGlobals removes every global value, however it was set")

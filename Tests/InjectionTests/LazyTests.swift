@@ -58,6 +58,15 @@ private struct LazyCycleBKey: InjectionKey {
   static let currentValue = "b"
 }
 
+/// Two defaults that read each other: a cycle among defaults, entered from a factory.
+private struct MixAKey: InjectionKey {
+  static var currentValue: String { "a(" + InjectedValues[MixDKey.self] + ")" }
+}
+
+private struct MixDKey: InjectionKey {
+  static var currentValue: String { "d(" + InjectedValues[\.mixA] + ")" }
+}
+
 /// A default that reads a key overridden by a value built on first use.
 private struct ReadsConnectionKey: InjectionKey {
   static var currentValue: String { InjectedValues[\.connection].name }
@@ -77,6 +86,11 @@ extension InjectedValues {
   fileprivate var databaseURL: String {
     get { self[DatabaseURLKey.self] }
     set { self[DatabaseURLKey.self] = newValue }
+  }
+
+  fileprivate var mixA: String {
+    get { self[MixAKey.self] }
+    set { self[MixAKey.self] = newValue }
   }
 
   fileprivate var lazyCycleA: String {
@@ -313,9 +327,31 @@ struct LazyTests {
     #expect(log.closed == 1)
   }
 
+  @Test("A synchronous scope whose operation throws runs the teardown, and the error propagates")
+  func synchronousScopeTeardownOnError() {
+    let log = ConnectionLog()
+    #expect(throws: OperationFailed.self) {
+      try withInjectedValues {
+        $0.lazy(\.connection) {
+          log.open("sync")
+        } teardown: {
+          log.close($0)
+        }
+      } operation: {
+        _ = InjectedValues[\.connection]
+        throw OperationFailed()
+      }
+    }
+    #expect(log.opened.count == 1)
+    #expect(log.closed == 1)
+  }
+
   @Test("A synchronous scope stops the program before the operation if a teardown is asynchronous")
   func synchronousScopeWithAsynchronousTeardownStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    let result = await #expect(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent, \.standardOutputContent]
+    ) {
       let teardown: @Sendable (Connection) async -> Void = { _ in await Task.yield() }
       withInjectedValues {
         $0.lazy(\.connection, { Connection(name: "x") }, teardown: teardown)
@@ -323,6 +359,8 @@ struct LazyTests {
         print("the operation ran")
       }
     }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(!output.contains("the operation ran"))
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("lazy(ConnectionKey)"))
     #expect(
@@ -345,6 +383,27 @@ struct LazyTests {
       } operation: {
         #expect(InjectedValues[\.connection].name == "postgres://test")
       }
+    }
+  }
+
+  @Test("The factory sees overrides set after the lazy line in the same update closure too")
+  func factorySeesLaterOverrides() {
+    withInjectedValues {
+      $0.lazy(\.connection) { Connection(name: InjectedValues[\.databaseURL]) }
+      $0.databaseURL = "postgres://set after"
+    } operation: {
+      #expect(InjectedValues[\.connection].name == "postgres://set after")
+    }
+  }
+
+  @Test("A factory that reads a default which reads the same key's default is no cycle")
+  func factoryReadingItsKeysDefault() {
+    withInjectedValues {
+      $0.lazy(\.connection) {
+        Connection(name: "scoped, beside " + InjectedValues[ReadsConnectionKey.self])
+      }
+    } operation: {
+      #expect(InjectedValues[\.connection].name == "scoped, beside live")
     }
   }
 
@@ -430,6 +489,22 @@ struct LazyTests {
         message.contains(
           "Injection: dependency cycle detected: LazyCycleAKey → LazyCycleBKey → LazyCycleAKey"
         ),
+        "stderr: \(message)"
+      )
+    }
+
+    @Test("A cycle among defaults entered from a factory stops with the defaults' chain")
+    func defaultCycleFromAFactoryStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        withInjectedValues {
+          $0.lazy(\.lazyCycleA) { "lazy(" + InjectedValues[MixDKey.self] + ")" }
+        } operation: {
+          _ = InjectedValues[\.lazyCycleA]
+        }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        message.contains("Injection: dependency cycle detected: MixDKey → MixAKey → MixDKey"),
         "stderr: \(message)"
       )
     }

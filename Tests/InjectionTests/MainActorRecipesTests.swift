@@ -60,6 +60,25 @@ private enum Navigation {
   static var router: Router { InjectedValues[\.router] }
 }
 
+/// The static-property recipe with a setter, over a key of its own (the setter writes globally).
+private struct QuoteKey: InjectionKey {
+  static let currentValue = "live quote"
+}
+
+extension InjectedValues {
+  fileprivate var quote: String {
+    get { self[QuoteKey.self] }
+    set { self[QuoteKey.self] = newValue }
+  }
+}
+
+private enum Quotes {
+  static var quote: String {
+    get { InjectedValues[\.quote] }
+    set { InjectedValues[\.quote] = newValue }  // the global value, as the wrapper's setter
+  }
+}
+
 // MARK: - Writes to a key's `currentValue`
 
 private struct ThemeKey: InjectionKey {
@@ -121,6 +140,21 @@ struct MainActorRecipesTests {
     } operation: {
       #expect(Navigation.router === router)
     }
+  }
+
+  @Test("A static property's setter sets the global value; its getter reads the current scope")
+  func staticPropertyWithSetter() {
+    defer { InjectedValues.resetGlobal(\.quote) }
+    #expect(Quotes.quote == "live quote")
+    withInjectedValues {
+      $0.quote = "scoped quote"
+    } operation: {
+      #expect(Quotes.quote == "scoped quote")
+      Quotes.quote = "global quote"
+      #expect(Quotes.quote == "scoped quote", "the scope's override still wins inside it")
+    }
+    #expect(Quotes.quote == "global quote")
+    #expect(InjectedValues.current.source(of: \.quote) == .global)
   }
 
   @Test("A global value hides writes to the key's currentValue")

@@ -28,6 +28,15 @@ private struct DispatchWriteKey: InjectionKey {
   static let currentValue = "default"
 }
 
+/// Written globally from inside an asynchronous update closure, by code that is not the closure.
+private struct AsyncNestedWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+private struct AsyncDispatchWriteKey: InjectionKey {
+  static let currentValue = "default"
+}
+
 private struct KeyPathWriteInUpdateKey: InjectionKey {
   static let currentValue = "default"
 }
@@ -169,6 +178,60 @@ struct WithInjectedValuesTests {
       #expect(InjectedValues[style.other] == "outer")
     }
     #expect(InjectedValues[style.styled] == "default")
+  }
+
+  @Test(
+    "An asynchronous update closure: $0 = snapshot, writes through $0 from nested scopes, and code that is not the closure"
+  )
+  func asynchronousUpdateClosureWrites() async throws {
+    defer {
+      removeGlobal(AsyncNestedWriteKey.self)
+      removeGlobal(AsyncDispatchWriteKey.self)
+    }
+    let snapshot = withInjectedValues {
+      $0.instanceStyled = "from snapshot"
+    } operation: {
+      InjectedValues.current
+    }
+    let seen = Locked<[String]>([])
+    let values = try await withInjectedValues {
+      $0.instanceOther = "enclosing"
+    } operation: {
+      try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: #line) { outer in
+        outer = snapshot
+        await Task.yield()
+        #expect(outer.seedStyled == "from snapshot")
+        #expect(InjectedValues[\.seedStyled] == "from snapshot")
+        outer.seedOther = "written seed-style after the snapshot"
+        #expect(outer.instanceOther == "written seed-style after the snapshot")
+        withInjectedValues { _ in
+          outer.instanceStyled = "from a nested update closure"
+        } operation: {
+          outer.count = 7  // from a nested scope's operation
+          InjectedValues[AsyncNestedWriteKey.self] = "global, from a nested operation"
+        }
+        // Another task started here sees the enclosing scope, not the values being built.
+        let fromChild = await Task { InjectedValues[\.instanceStyled] }.value
+        seen.withLock { $0.append(fromChild) }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          seen.withLock { $0.append(InjectedValues[\.instanceStyled]) }
+          InjectedValues[AsyncDispatchWriteKey.self] = "global, from GCD"
+          done.signal()
+        }
+        done.wait()
+      }
+    }
+    withInjectedValues(values) {
+      #expect(InjectedValues[\.instanceStyled] == "from a nested update closure")
+      #expect(InjectedValues[\.instanceOther] == "written seed-style after the snapshot")
+      #expect(InjectedValues[\.count] == 7)
+      #expect(InjectedValues.current.source(of: AsyncNestedWriteKey.self) == .global)
+    }
+    #expect(seen.withLock { $0 } == ["default", "default"])
+    #expect(InjectedValues[AsyncNestedWriteKey.self] == "global, from a nested operation")
+    #expect(InjectedValues[AsyncDispatchWriteKey.self] == "global, from GCD")
+    #expect(InjectedValues[\.instanceStyled] == "default")
   }
 
   @Test("After $0 = snapshot, reads and writes of both styles work on the snapshot's values")

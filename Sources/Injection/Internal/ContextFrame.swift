@@ -34,7 +34,9 @@ struct ContextFrame {
   }
 
   @usableFromInline let kind: Kind
-  /// For `update` frames, the task that pushed it (see `currentTask`); 0 otherwise.
+  /// For `update` frames, the task that pushed it (see `currentTask`). For `reading` frames of a
+  /// value built on first use, the address of its cell, which tells it apart from the key's
+  /// default in cycle detection; 0 otherwise.
   @usableFromInline let owner: UInt
   /// For `update` frames, the values the update closure builds.
   @usableFromInline let values: UnsafeMutablePointer<InjectedValues>?
@@ -85,16 +87,24 @@ struct ContextFrame {
     }
   }
 
-  /// Runs `body` with a `reading` frame pushed: reads see the chain at `head`.
+  /// Runs `body` with a `reading` frame pushed: reads see the chain at `head`. `cell` is the
+  /// address of the cell of a value built on first use, 0 for a default.
   @inlinable
   static func reading<Result>(
     _ head: Node?,
     creating key: (any InjectionKey.Type)?,
+    cell: UInt = 0,
     _ body: () -> Result
   ) -> Result {
     withExtendedLifetime(head) {
       with(
-        ContextFrame(.reading, head: head, creating: key, previous: injection_context_get()),
+        ContextFrame(
+          .reading,
+          owner: cell,
+          head: head,
+          creating: key,
+          previous: injection_context_get()
+        ),
         body
       )
     }
@@ -123,14 +133,17 @@ struct ContextFrame {
     return values
   }
 
-  /// The keys being created on this thread, innermost first.
+  /// The keys being created on this thread, innermost first, each with its cell (0 for a
+  /// default).
   static func keysBeingCreated(
     from top: UnsafeMutablePointer<ContextFrame>?
-  ) -> [any InjectionKey.Type] {
-    var keys: [any InjectionKey.Type] = []
+  ) -> [(key: any InjectionKey.Type, cell: UInt)] {
+    var keys: [(key: any InjectionKey.Type, cell: UInt)] = []
     var frame = top
     while let current = frame {
-      if current.pointee.kind == .reading, let key = current.pointee.creating { keys.append(key) }
+      if current.pointee.kind == .reading, let key = current.pointee.creating {
+        keys.append((key, current.pointee.owner))
+      }
       frame = current.pointee.below
     }
     return keys

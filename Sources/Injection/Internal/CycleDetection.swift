@@ -18,23 +18,32 @@
 /// Release builds compile both checks out; a value built on first use still stops, rather than
 /// waiting for itself, if its own factory reads it (see `LazyCell`).
 enum CycleDetection {
-  /// A key, compared by identity.
+  /// What is being created: a key's default (`cell` 0), or a value built on first use (`cell`
+  /// is its cell's address), compared by identity. A key's default and a value of that key built
+  /// in a scope are different things: a factory may read another key whose default reads the
+  /// first key's default, and that is no cycle.
   private struct Key: Hashable, Sendable {
     let type: Any.Type
+    let cell: UInt
     static func == (lhs: Key, rhs: Key) -> Bool {
-      ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+      ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.cell == rhs.cell
     }
-    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(type)) }
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(ObjectIdentifier(type))
+      hasher.combine(cell)
+    }
   }
 
   /// The keys being created, per thread, outermost first.
   private static let chains = Locked([UInt: [Key]]())
 
-  /// Registers that this thread starts creating `key`, after checking for a cycle; returns what
-  /// `leave` needs.
-  static func enter(_ key: any InjectionKey.Type) -> UInt {
-    let new = Key(type: key)
-    let inner = ContextFrame.keysBeingCreated(from: ContextFrame.top).map(Key.init)
+  /// Registers that this thread starts creating `key` (its default, or with `cell`, the value of
+  /// that cell), after checking for a cycle; returns what `leave` needs.
+  static func enter(_ key: any InjectionKey.Type, cell: UInt) -> UInt {
+    let new = Key(type: key, cell: cell)
+    let inner = ContextFrame.keysBeingCreated(from: ContextFrame.top).map {
+      Key(type: $0.key, cell: $0.cell)
+    }
     if let end = inner.firstIndex(of: new) {
       stop(Array(([new] + inner[...end]).reversed()))
     }

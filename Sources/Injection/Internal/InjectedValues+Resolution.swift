@@ -84,15 +84,17 @@ extension InjectedValues {
     #endif
   }
 
-  /// Runs `body`, which creates or waits for the value of `key`, after checking in debug builds
-  /// that this does not close a cycle; see `CycleDetection`.
+  /// Runs `body`, which creates or waits for the value of `key` (its default, or with `cell`,
+  /// the value built on first use in that cell), after checking in debug builds that this does
+  /// not close a cycle; see `CycleDetection`.
   @usableFromInline
   static func _checkingForCycles<Result>(
     _ key: any InjectionKey.Type,
+    cell: UInt = 0,
     _ body: () -> Result
   ) -> Result {
     #if DEBUG
-      let thread = CycleDetection.enter(key)
+      let thread = CycleDetection.enter(key, cell: cell)
       defer { CycleDetection.leave(thread) }
     #endif
     return body()

@@ -131,7 +131,8 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
 
   @usableFromInline
   func valueOnSlowPath() -> Value {
-    InjectedValues._checkingForCycles(key) {
+    let cell = UInt(bitPattern: ObjectIdentifier(self))
+    return InjectedValues._checkingForCycles(key, cell: cell) {
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
         while true {
@@ -150,7 +151,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       case .fail: misuse()
       case .build(let scope):
         let make = fields.pointee.make
-        let made = ContextFrame.reading(scope, creating: key) { make() }
+        let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
         lock.withLock {
           withUnsafeMutablePointers { header, value in
             value.initialize(to: made)
