@@ -10,10 +10,6 @@ import Testing
 
 // Every key here is private to this file: tests elsewhere never see its global values.
 
-/// Another key the scopes override; only ever overridden, never set globally.
-private struct ScopeLabelKey: InjectionKey {
-  static let currentValue = "unscoped"
-}
 
 private let onceCreations = AtomicCounter()
 
@@ -32,10 +28,6 @@ private struct FirstGlobalKey: InjectionKey {
 }
 
 extension InjectedValues {
-  fileprivate var scopeLabel: String {
-    get { self[ScopeLabelKey.self] }
-    set { self[ScopeLabelKey.self] = newValue }
-  }
 
   fileprivate var onceRaced: CountedSingleton {
     get { self[OnceRacedKey.self] }

@@ -15,10 +15,6 @@ private struct RacedKey: InjectionKey {
   static let currentValue = Marker("default")
 }
 
-/// Another key the scopes override; only ever overridden, never set globally.
-private struct ScopeLabelKey: InjectionKey {
-  static let currentValue = "unscoped"
-}
 
 extension InjectedValues {
   fileprivate var raced: Marker {
@@ -26,10 +22,6 @@ extension InjectedValues {
     set { self[RacedKey.self] = newValue }
   }
 
-  fileprivate var scopeLabel: String {
-    get { self[ScopeLabelKey.self] }
-    set { self[ScopeLabelKey.self] = newValue }
-  }
 }
 
 /// Reads through the wrapper, as app code does.

@@ -10,10 +10,6 @@ import Testing
 
 // Every key here is private to this file: tests elsewhere never see its global values.
 
-/// Another key the scopes override; only ever overridden, never set globally.
-private struct ScopeLabelKey: InjectionKey {
-  static let currentValue = "unscoped"
-}
 
 /// An override heavy enough that leaking it shows in the heap.
 private final class Ballast: Sendable {
@@ -26,10 +22,6 @@ private struct BallastKey: InjectionKey {
 }
 
 extension InjectedValues {
-  fileprivate var scopeLabel: String {
-    get { self[ScopeLabelKey.self] }
-    set { self[ScopeLabelKey.self] = newValue }
-  }
 
   fileprivate var ballast: Ballast {
     get { self[BallastKey.self] }

@@ -22,6 +22,11 @@ struct GreetingKey: InjectionKey {
   static let currentValue: any Greeting = EnglishGreeting()
 }
 
+/// A label that scopes override, to tell them apart in tests that run many at once.
+struct ScopeLabelKey: InjectionKey {
+  static let currentValue = "unscoped"
+}
+
 struct CountKey: InjectionKey {
   static let currentValue = 0
 }
@@ -53,6 +58,11 @@ extension InjectedValues {
   var greeting: any Greeting {
     get { self[GreetingKey.self] }
     set { self[GreetingKey.self] = newValue }
+  }
+
+  var scopeLabel: String {
+    get { self[ScopeLabelKey.self] }
+    set { self[ScopeLabelKey.self] = newValue }
   }
 
   var count: Int {
