@@ -10,7 +10,6 @@ import Testing
 
 // Every key here is private to this file: tests elsewhere never see its global values.
 
-
 private let onceCreations = AtomicCounter()
 
 /// A default with a side effect: each creation is counted.

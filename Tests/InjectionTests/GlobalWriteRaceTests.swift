@@ -15,7 +15,6 @@ private struct RacedKey: InjectionKey {
   static let currentValue = Marker("default")
 }
 
-
 extension InjectedValues {
   fileprivate var raced: Marker {
     get { self[RacedKey.self] }

@@ -10,7 +10,6 @@ import Testing
 
 // Every key here is private to this file: tests elsewhere never see its global values.
 
-
 /// An override heavy enough that leaking it shows in the heap.
 private final class Ballast: Sendable {
   let bytes: [UInt8]
