@@ -377,25 +377,6 @@ struct InjectedValuesTests {
     }
   }
 
-  @Test("Assigning $0 a snapshot replaces the values being built")
-  func assigningWholeSnapshot() {
-    let snapshot = withInjectedValues {
-      $0.name = "from snapshot"
-    } operation: {
-      InjectedValues.current
-    }
-    withInjectedValues {
-      $0.count = 5
-    } operation: {
-      withInjectedValues {
-        $0 = snapshot
-      } operation: {
-        #expect(InjectedValues[\.name] == "from snapshot")
-        #expect(InjectedValues[\.count] == 0)
-      }
-    }
-  }
-
   @Test("Many overrides and deep nesting resolve every key")
   func manyOverrides() {
     withInjectedValues {

@@ -33,6 +33,10 @@ final class IndexNode: Node, @unchecked Sendable {
 
   /// Indexes `boxes` (no two with the same key), written by the value of `layer`, linked to
   /// `next`.
+  ///
+  /// A designated initializer, like the private one below, rather than a convenience one that
+  /// delegates to it: delegating cost about 360 instructions more per scope entry with 8
+  /// overrides (callgrind, release build).
   init(_ boxes: [Node], layer: UInt32, next: Node?) {
     var table = KeyTable(capacity: boxes.count)
     for box in boxes { table.insert(box, for: box.key) }

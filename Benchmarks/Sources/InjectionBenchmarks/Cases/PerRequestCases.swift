@@ -38,16 +38,8 @@ enum PerRequestCases {
       #"scope with 2 overrides, 10 InjectedValues[\.x] reads"#,
       baseline: BaselineID.rawRequests
     ) {
-      await withInjectedValues {
-        $0.service = Services.mock
-        $0.secondService = Services.mock
-      } operation: { () async in
-        var sum = 0
-        for _ in 0..<5 {
-          sum &+= InjectedValues[\.service].call()
-          sum &+= InjectedValues[\.secondService].call()
-        }
-        blackHole(sum)
+      await inScopeWithTwoOverrides {
+        InjectedValues[\.service].call() &+ InjectedValues[\.secondService].call()
       }
     }
   }
@@ -59,16 +51,8 @@ enum PerRequestCases {
       "scope with 2 overrides, 10 @Injected reads",
       baseline: BaselineID.rawRequests
     ) {
-      await withInjectedValues {
-        $0.service = Services.mock
-        $0.secondService = Services.mock
-      } operation: { () async in
-        var sum = 0
-        for _ in 0..<5 {
-          sum &+= holder.dependencies.service.call()
-          sum &+= holder.dependencies.secondService.call()
-        }
-        blackHole(sum)
+      await inScopeWithTwoOverrides {
+        holder.dependencies.service.call() &+ holder.dependencies.secondService.call()
       }
     }
   }
@@ -112,5 +96,19 @@ enum PerRequestCases {
       finished.signal()
     }
     finished.wait()
+  }
+
+  /// One simulated request's work: a scope overriding both services, in which `readBoth`, which
+  /// reads each service once, runs five times (ten reads).
+  @inline(__always)
+  private static func inScopeWithTwoOverrides(_ readBoth: () -> Int) async {
+    await withInjectedValues {
+      $0.service = Services.mock
+      $0.secondService = Services.mock
+    } operation: { () async in
+      var sum = 0
+      for _ in 0..<5 { sum &+= readBoth() }
+      blackHole(sum)
+    }
   }
 }
