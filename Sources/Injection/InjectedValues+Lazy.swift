@@ -98,13 +98,13 @@ extension InjectedValues {
     var probe = KeyProbe(recordsAll: false)
     probing(keyPath, with: &probe)
     guard let (key, valueType) = probe.first else {
-      preconditionFailure(
+      fatalError(
         "Injection: lazy(\(keyPath)) needs an accessor whose getter reads one key, "
-          + "such as `get { self[DatabaseKey.self] }`; this one reads none."
+          + "such as `get { self[DatabaseKey.self] }`; this accessor of \(Value.self) reads none."
       )
     }
     guard valueType == Value.self else {
-      preconditionFailure(
+      fatalError(
         "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
           + "\(key), a key of \(valueType). Use an accessor that reads and writes one key."
       )

@@ -34,6 +34,7 @@
 /// - Throws: What `update` or `operation` throws.
 @inlinable
 @discardableResult
+@_disfavoredOverload  // In an asynchronous context, the asynchronous form is chosen.
 public func withInjectedValues<Result, Failure: Error>(
   _ update: (inout InjectedValues) throws(Failure) -> Void,
   operation: () throws(Failure) -> Result,

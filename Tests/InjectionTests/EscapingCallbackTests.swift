@@ -47,7 +47,7 @@ struct EscapingCallbackTests {
     "A stored completion handler resolves where it is called; bound, it keeps its creator's scope"
   )
   func storedCompletionHandler() async {
-    let request = withInjectedValues {
+    let request = await withInjectedValues {
       $0.escapeName = "creator"
     } operation: {
       let reader = EscapeReader()
@@ -60,7 +60,7 @@ struct EscapingCallbackTests {
     #expect(request.finish(status: 200) == ["200 default", "200 creator"])
     // Called inside another scope: the snapshot replaces that scope's values, it does not
     // merge with them.
-    withInjectedValues {
+    await withInjectedValues {
       $0.escapeName = "caller"
     } operation: {
       #expect(request.finish(status: 201) == ["201 caller", "201 creator"])

@@ -76,7 +76,7 @@ struct InjectedTests {
   func setterIsGlobal() async {
     defer { removeGlobal(WrapperGlobalKey.self) }
     let holder = WrapperSetter()
-    withInjectedValues {
+    await withInjectedValues {
       $0.count = 1
     } operation: {
       holder.value = "set by wrapper"

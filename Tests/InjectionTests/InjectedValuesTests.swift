@@ -163,7 +163,7 @@ struct InjectedValuesTests {
   @Test("InjectedValues[\\.x] = v sets the global even inside a scope that overrides x")
   func keyPathSetIsGlobalInsideScope() async {
     defer { removeGlobal(KeyPathGlobalKey.self) }
-    withInjectedValues {
+    await withInjectedValues {
       $0.keyPathGlobal = 10
     } operation: {
       InjectedValues[\.keyPathGlobal] = 20

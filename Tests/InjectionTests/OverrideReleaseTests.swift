@@ -109,7 +109,7 @@ struct OverrideReleaseTests {
       let fromTask = await Task { InjectedValues[\.ballast] === ballast }.value
       let snapshot = InjectedValues.current
       let bound = snapshot.bind { InjectedValues[\.ballast] === ballast }
-      let nested = withInjectedValues {
+      let nested = await withInjectedValues {
         $0.scopeLabel = "nested"
       } operation: {
         InjectedValues[\.ballast] === ballast

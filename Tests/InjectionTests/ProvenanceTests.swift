@@ -103,7 +103,7 @@ struct ProvenanceTests {
 
   @Test("bind carries a snapshot into a GCD block and a stored callback")
   func bindCarriesSnapshot() async {
-    let (withArgument, withoutArgument) = withInjectedValues {
+    let (withArgument, withoutArgument) = await withInjectedValues {
       $0.name = "bound"
     } operation: {
       (

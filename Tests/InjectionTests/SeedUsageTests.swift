@@ -125,7 +125,7 @@ struct SeedUsageTests {
       let testCase = LanguageHostTestCase(name: "languageSeenByTestCase", testClosure: { _ in })
     #endif
     #expect(testCase.languageSeenByTestCase() == "en")
-    withInjectedValues {
+    await withInjectedValues {
       $0.language = "pt"
     } operation: {
       #expect(testCase.languageSeenByTestCase() == "pt")

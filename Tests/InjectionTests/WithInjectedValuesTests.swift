@@ -188,7 +188,7 @@ struct WithInjectedValuesTests {
       removeGlobal(AsyncNestedWriteKey.self)
       removeGlobal(AsyncDispatchWriteKey.self)
     }
-    let snapshot = withInjectedValues {
+    let snapshot = await withInjectedValues {
       $0.instanceStyled = "from snapshot"
     } operation: {
       InjectedValues.current
@@ -204,7 +204,7 @@ struct WithInjectedValuesTests {
         #expect(InjectedValues[\.seedStyled] == "from snapshot")
         outer.seedOther = "written seed-style after the snapshot"
         #expect(outer.instanceOther == "written seed-style after the snapshot")
-        withInjectedValues { _ in
+        await withInjectedValues { _ in
           outer.instanceStyled = "from a nested update closure"
         } operation: {
           outer.count = 7  // from a nested scope's operation
@@ -346,7 +346,7 @@ struct WithInjectedValuesTests {
       guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
       defer { removeGlobal(ImmediateTaskWriteKey.self) }
       var task: Task<String, Never>?
-      withInjectedValues {
+      await withInjectedValues {
         $0.instanceOther = "enclosing"
       } operation: {
         withInjectedValues {
@@ -400,7 +400,7 @@ struct WithInjectedValuesTests {
 
   @Test("Task {} inherits the scope, even when it outlives it")
   func unstructuredTaskInherits() async {
-    let task = withInjectedValues {
+    let task = await withInjectedValues {
       $0.name = "task"
     } operation: {
       Task {
@@ -441,7 +441,7 @@ struct WithInjectedValuesTests {
 
   @Test("A detached task re-enters a snapshot, sync and async")
   func detachedReentersSnapshot() async {
-    let snapshot = withInjectedValues {
+    let snapshot = await withInjectedValues {
       $0.count = 42
     } operation: {
       InjectedValues.current
@@ -497,7 +497,7 @@ struct WithInjectedValuesTests {
   func operationErrorPropagates() async {
     do {
       // Typed throws: both closures name the error type.
-      try withInjectedValues { (values: inout InjectedValues) throws(OperationFailed) in
+      try await withInjectedValues { (values: inout InjectedValues) throws(OperationFailed) in
         values.count = 9
       } operation: { () throws(OperationFailed) in
         throw OperationFailed()
@@ -574,7 +574,7 @@ struct WithInjectedValuesTests {
   @MainActor
   func mainActorModel() async {
     let model = GreetingModel()
-    withInjectedValues {
+    await withInjectedValues {
       $0.greeting = MockGreeting(word: "Hey")
     } operation: {
       model.load()
@@ -586,7 +586,7 @@ struct WithInjectedValuesTests {
 
   @Test("A synchronous scope works inside async code")
   func syncScopeInAsyncContext() async {
-    let value = withInjectedValues {
+    let value = await withInjectedValues {
       $0.count = 3
     } operation: {
       InjectedValues[\.count]

@@ -114,7 +114,7 @@ extension InjectedValues {
     let head = _headForBinding
     for value in ownLazyValues {
       if synchronously && value.hasAsynchronousTeardown {
-        preconditionFailure(
+        fatalError(
           "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
             + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
             + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "

@@ -100,7 +100,7 @@ extension InjectedValues {
         return
       }
       if frame.pointee.kind == .probe {
-        preconditionFailure(
+        fatalError(
           "Injection: an accessor's getter, run to find the keys it reads, wrote \(Key.self). "
             + "Only accessors whose getters read can be asked about."
         )

@@ -1,0 +1,109 @@
+import Injection
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Each case is one misuse that the library stops with a message; `.ci/misuse-stops.sh` runs them
+// one per process and checks the message on standard error.
+
+final class Connection: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+  func close() async {}
+}
+
+struct ConnectionKey: InjectionKey { static let currentValue = Connection(name: "live") }
+struct PortKey: InjectionKey { static let currentValue = 8080 }
+
+extension InjectedValues {
+  var connection: Connection {
+    get { self[ConnectionKey.self] }
+    set { self[ConnectionKey.self] = newValue }
+  }
+
+  /// Reads no key.
+  var constant: Connection {
+    get { Connection(name: "constant") }
+    set {}
+  }
+
+  /// Reads a key of another type.
+  var portName: String {
+    get { String(self[PortKey.self]) }
+    set { self[PortKey.self] = Int(newValue) ?? 0 }
+  }
+
+  /// Writes while it reads.
+  var writingGetter: Int {
+    get {
+      Self[PortKey.self] = 1
+      return self[PortKey.self]
+    }
+    set { self[PortKey.self] = newValue }
+  }
+
+  /// A read-only view.
+  var connectionName: String { self[ConnectionKey.self].name }
+}
+
+struct Reader {
+  @Injected(\.connectionName) var connectionName
+}
+
+/// Runs a synchronous scope that declares a value with an asynchronous teardown.
+func synchronousScopeWithAsynchronousTeardown() {
+  withInjectedValues {
+    $0.lazy(\.connection) { Connection(name: "scoped") } teardown: { await $0.close() }
+  } operation: {
+    _ = InjectedValues[\.connection]
+  }
+}
+
+let cases: [String: () -> Void] = [
+  "lazy-reads-no-key": {
+    withInjectedValues { $0.lazy(\.constant) { Connection(name: "x") } } operation: {}
+  },
+  "lazy-reads-other-type": {
+    withInjectedValues { $0.lazy(\.portName) { "80" } } operation: {}
+  },
+  "sync-scope-async-teardown": synchronousScopeWithAsynchronousTeardown,
+  "getter-writes-while-probed": {
+    InjectedValues.resetGlobal(\.writingGetter)
+  },
+  "lazy-read-before-scope": {
+    withInjectedValues {
+      $0.lazy(\.connection) { Connection(name: "scoped") }
+      _ = $0.connection
+    } operation: {}
+  },
+  "lazy-read-after-scope": {
+    let snapshot = withInjectedValues {
+      $0.lazy(\.connection) { Connection(name: "scoped") }
+    } operation: {
+      InjectedValues.current
+    }
+    withInjectedValues(snapshot) { _ = InjectedValues[\.connection] }
+  },
+  "lazy-factory-reads-itself": {
+    withInjectedValues {
+      $0.lazy(\.connection) { InjectedValues[\.connection] }
+    } operation: {
+      _ = InjectedValues[\.connection]
+    }
+  },
+  "injected-assigned-through-view": {
+    Reader().connectionName = "other"
+  },
+]
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let name = arguments.first, let misuse = cases[name] else {
+  print(cases.keys.sorted().joined(separator: "\n"))
+  exit(arguments.isEmpty ? 0 : 2)
+}
+misuse()
+print("no stop: \(name)")
+exit(3)
