@@ -194,7 +194,8 @@ public struct InjectedValues: Sendable {
   /// A snapshot holds overrides only; global values and defaults are still looked up when a
   /// key is read. Inside an update closure, `current` is a copy of the values being built.
   public static var current: InjectedValues {
-    InjectedValues(head: _resolvedHead)
+    if let values = _valuesBeingBuilt { return values.pointee }
+    return InjectedValues(head: _resolvedHead)
   }
 
   // MARK: - Removing global values

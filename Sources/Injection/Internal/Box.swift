@@ -131,6 +131,10 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
     LazyBox(cell, key: key, next: next, site: site)
   }
 
+  override func redeclared(next: Node?, site: OverrideSite) -> Node {
+    LazyBox(cell.redeclared(site: site), key: key, next: next, site: site)
+  }
+
   override func collect(into table: inout KeyTable) {
     table.insertIfAbsent(self, for: key)
   }

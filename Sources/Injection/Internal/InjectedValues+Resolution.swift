@@ -38,6 +38,20 @@ extension InjectedValues {
     return head
   }
 
+  /// The values that the update closure running in this task builds, if the current code is
+  /// that closure (not a default it creates, a probe, or a nested operation).
+  static var _valuesBeingBuilt: UnsafeMutablePointer<InjectedValues>? {
+    if let frame = ContextFrame.top {
+      switch frame.pointee.kind {
+      case .update: if let values = frame.pointee.updateValues() { return values }
+      case .operation: break
+      case .reading, .probe: return nil
+      }
+    }
+    guard let head = _storage.get(), head.key == Node.markerKind else { return nil }
+    return unsafeDowncast(head, to: UpdateMarker.self).valuesOfCurrentTask  // its only kind
+  }
+
   @usableFromInline
   static func _resolvingMarker(_ head: Node) -> Node? {
     let marker = unsafeDowncast(head, to: UpdateMarker.self)  // the only node of its kind

@@ -74,56 +74,80 @@ extension InjectedValues {
   }
 
   /// Runs a synchronous scope's operation with `values` bound, opening and then tearing down the
-  /// values built on first use that its update declared.
+  /// values built on first use that its update declared. The teardowns run while `values` are
+  /// still bound, so they see the scope's overrides.
   @inlinable
   static func _withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    var values = values
     let head = values._openLazyValues(synchronously: true)
-    defer { values._closeLazyValues() }
-    return try _withHead(head, operation)
+    return try _withHead(head) { () throws(Failure) -> Result in
+      defer { values._closeLazyValues() }
+      return try operation()
+    }
   }
 
   /// Runs an asynchronous scope's operation with `values` bound, opening and then tearing down
-  /// the values built on first use that its update declared.
+  /// the values built on first use that its update declared. The teardowns run while `values`
+  /// are still bound, so they see the scope's overrides.
   @inlinable
   static func _withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () async throws(Failure) -> Result,
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
+    var values = values
     let head = values._openLazyValues(synchronously: false)
-    let result: Swift.Result<Result, Failure>
-    do {
-      result = .success(
-        try await _storage.withValue(head, operation: operation, isolation: isolation)
-      )
-    } catch {
-      result = .failure(error as! Failure)  // `operation` throws only `Failure`.
-    }
-    await values._closeLazyValues()
+    let result = await _storage.withValue(
+      head,
+      operation: { () async -> Swift.Result<Result, Failure> in
+        let result: Swift.Result<Result, Failure>
+        do throws(Failure) {
+          result = .success(try await operation())
+        } catch {
+          result = .failure(error)
+        }
+        await values._closeLazyValues()
+        return result
+      },
+      isolation: isolation
+    )
     return try result.get()
   }
 
   /// Starts the scope of the values built on first use that this value declared, and returns
   /// the head to bind. A synchronous scope cannot wait for an asynchronous teardown, so there
   /// declaring one stops the program, before the operation runs.
+  ///
+  /// Each scope builds its own value: a declaration that another scope has already started (a
+  /// value with a `lazy` declaration bound with `$0 = v` in two scopes) is declared again here,
+  /// with a cell of its own.
   @usableFromInline
-  func _openLazyValues(synchronously: Bool) -> Node? {
-    let head = _headForBinding
-    for value in ownLazyValues {
+  mutating func _openLazyValues(synchronously: Bool) -> Node? {
+    var taken: [Node] = []  // allocates only if a declaration was started elsewhere
+    for box in ownBoxes where box.isLazy {
+      let value = box.scopedLazyValue.unsafelyUnwrapped  // a lazy box has a cell
       if synchronously && value.hasAsynchronousTeardown {
         fatalError(
           "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
-            + "withInjectedValues cannot wait for. Pass a synchronous teardown, or use the "
-            + "asynchronous withInjectedValues (if you wrote `await withInjectedValues` and the "
-            + "operation contains no `await`, Swift chose the synchronous one: write "
-            + "`operation: { () async in … }`)."
+            + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
+            + "withInjectedValues from an asynchronous function with `await`."
         )
       }
-      value.open(scope: head)
+      if !value.claim() { taken.append(box) }
     }
+    for box in taken {
+      _write(box.key) { next, site in box.redeclared(next: next, site: site) }
+    }
+    if !taken.isEmpty {
+      for box in ownBoxes where box.isLazy {
+        _ = box.scopedLazyValue.unsafelyUnwrapped.claim()  // the fresh cells; the rest are ours
+      }
+    }
+    let head = _headForBinding
+    for value in ownLazyValues { value.open(scope: head) }
     return head
   }
 

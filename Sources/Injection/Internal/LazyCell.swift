@@ -41,6 +41,8 @@ struct LazyCellHeader<Value: Sendable> {
 /// The life of a `LazyCell`.
 enum LazyCellState {
   case declared
+  /// A scope has taken the declaration as its own, and is about to start.
+  case claimed
   /// The scope has started; its values are what the factory sees.
   case open(Node?)
   /// A thread (`currentThreadID()`) runs the factory.
@@ -142,7 +144,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
             fields.pointee.state = .building(thread: thread)
             return .build(seeing: scope)
           case .building(let builder) where builder != thread: lock.wait()
-          case .building, .declared, .closed: return .fail
+          case .building, .declared, .claimed, .closed: return .fail
           }
         }
       }
@@ -172,7 +174,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
     switch lock.withLock({ fields.pointee.state }) {
-    case .declared:
+    case .declared, .claimed:
       message =
         "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
@@ -189,11 +191,32 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     fatalError("Injection: \(message)")
   }
 
-  /// Starts the scope that owns the value: from now on a read builds it, seeing `scope`.
+  /// Takes the declaration for the scope about to start; `false` if another scope took it
+  /// first, in which case this scope needs a cell of its own (see `LazyBox.redeclared`).
+  func claim() -> Bool {
+    lock.withLock {
+      guard case .declared = fields.pointee.state else { return false }
+      fields.pointee.state = .claimed
+      return true
+    }
+  }
+
+  /// Starts the scope that claimed the value: from now on a read builds it, seeing `scope`.
   func open(scope: Node?) {
     lock.withLock {
-      if case .declared = fields.pointee.state { fields.pointee.state = .open(scope) }
+      if case .claimed = fields.pointee.state { fields.pointee.state = .open(scope) }
     }
+  }
+
+  /// A cell with the same declaration, not started by any scope.
+  func redeclared(site: OverrideSite) -> LazyCell {
+    // Field by field: other threads write the state fields.
+    LazyCell.make(
+      key: fields.pointee.key,
+      site: site,
+      make: fields.pointee.make,
+      teardown: fields.pointee.teardown
+    )
   }
 
   /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns
@@ -223,7 +246,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       }
     }
     return switch state {
-    case .declared, .open: "(lazy, not built yet)"
+    case .declared, .claimed, .open: "(lazy, not built yet)"
     case .building: "(lazy, being built)"
     case .built: "\(value!)"
     case .closed: "(lazy, torn down)"
@@ -237,7 +260,9 @@ protocol ScopedLazyValue: AnyObject {
   var hasAsynchronousTeardown: Bool { get }
   /// The key and declaration site, for messages.
   var declaration: String { get }
-  /// Starts the scope: from now on a read builds the value, seeing the scope's values.
+  /// Takes the declaration for the scope about to start; `false` if another scope has.
+  func claim() -> Bool
+  /// Starts the scope that claimed it: from now on a read builds the value, seeing `scope`.
   func open(scope: Node?)
   /// Ends the scope and runs a synchronous teardown, if the value was built.
   func closeAndTearDown()

@@ -180,6 +180,12 @@ class Node: @unchecked Sendable {
   /// For a box of a value built on first use: its cell.
   var scopedLazyValue: (any ScopedLazyValue)? { nil }
 
+  /// For a box of a value built on first use: the same declaration with a cell of its own,
+  /// linked to `next`, written at `site`.
+  func redeclared(next: Node?, site: OverrideSite) -> Node {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
   /// The same node (a box), with another site: how a write's box is published as a global
   /// value.
   func resited(_ site: OverrideSite) -> Node {
