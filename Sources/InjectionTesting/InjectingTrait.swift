@@ -73,6 +73,17 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     let outer = InjectedValues.current
+    if outer._observer == nil, let reporter = StrictInjectionTrait.reporter(for: test) {
+      // The test is strict, but its strict trait applies inside this one: strict mode starts
+      // here, so that this update closure and its teardowns are checked too.
+      defer { reporter.testEnded() }
+      try await reporter.whileRunning {
+        try await withInjectedValues(outer._observed(by: reporter)) {
+          try await provideScope(for: test, testCase: testCase, performing: function)
+        }
+      }
+      return
+    }
     var values = try await InjectedValues._updatingAsynchronously(
       fileID: fileID,
       line: line,

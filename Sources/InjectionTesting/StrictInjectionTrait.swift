@@ -79,16 +79,39 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     let current = InjectedValues.current
+    let allowed = allowedKeyIdentities()
+    let enclosing = current._observer as? FallbackReporter
+    if let enclosing, enclosing.isRunningHere, enclosing.allowed.isSuperset(of: allowed) {
+      // An `.injecting` trait applied before this one already made this test case strict, with
+      // every strict trait of the test (see `StrictInjectionTrait.reporter(for:)`).
+      return try await function()
+    }
+    let reporter = FallbackReporter(allowing: allowed.union(enclosing?.allowed ?? []), test: test)
+    defer { reporter.testEnded() }
+    try await reporter.whileRunning {
+      try await withInjectedValues(current._observed(by: reporter)) { try await function() }
+    }
+  }
+
+  /// The keys this trait lets fall back.
+  private func allowedKeyIdentities() -> Set<ObjectIdentifier> {
     var allowed = allowedKeys
     for keysRead in allowedAccessors {
       allowed.formUnion(keysRead().map { ObjectIdentifier($0) })
     }
-    if let enclosing = current._observer as? FallbackReporter {
-      allowed.formUnion(enclosing.allowed)
+    return allowed
+  }
+
+  /// A reporter for a test case of `test` that has strict traits, allowing what all of them
+  /// allow; `nil` if it has none. An `.injecting` trait applied before the strict ones uses it,
+  /// so that its update closure runs in strict mode too.
+  static func reporter(for test: Test) -> FallbackReporter? {
+    let traits = test.traits.compactMap { $0 as? StrictInjectionTrait }
+    guard !traits.isEmpty else { return nil }
+    let allowed = traits.reduce(into: Set<ObjectIdentifier>()) {
+      $0.formUnion($1.allowedKeyIdentities())
     }
-    let reporter = FallbackReporter(allowing: allowed, test: test)
-    defer { reporter.testEnded() }
-    try await withInjectedValues(current._observed(by: reporter)) { try await function() }
+    return FallbackReporter(allowing: allowed, test: test)
   }
 }
 

@@ -32,7 +32,9 @@ struct AwaitedScopeTests {
   func nonSuspendingOperationReturns() async {
     let log = ConnectionLog()
     let closedDuringOperation = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) { log.open("scoped") } teardown: {
+      $0.lazy(\.awaitedConnection) {
+        log.open("scoped")
+      } teardown: {
         await closeAsynchronously($0, in: log)
       }
     } operation: {
@@ -48,7 +50,9 @@ struct AwaitedScopeTests {
   func operationThatOnlyReturns() async {
     let log = ConnectionLog()
     let result = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) { log.open("scoped") } teardown: {
+      $0.lazy(\.awaitedConnection) {
+        log.open("scoped")
+      } teardown: {
         await closeAsynchronously($0, in: log)
       }
     } operation: {
@@ -64,7 +68,9 @@ struct AwaitedScopeTests {
     let log = ConnectionLog()
     await #expect(throws: AwaitedFailure.self) {
       try await withInjectedValues {
-        $0.lazy(\.awaitedConnection) { log.open("scoped") } teardown: {
+        $0.lazy(\.awaitedConnection) {
+          log.open("scoped")
+        } teardown: {
           await closeAsynchronously($0, in: log)
         }
       } operation: {
@@ -80,7 +86,9 @@ struct AwaitedScopeTests {
   func parameterized(index: Int) async {
     let log = ConnectionLog()
     let name = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) { log.open("case \(index)") } teardown: {
+      $0.lazy(\.awaitedConnection) {
+        log.open("case \(index)")
+      } teardown: {
         await closeAsynchronously($0, in: log)
       }
     } operation: {
@@ -94,7 +102,11 @@ struct AwaitedScopeTests {
   func synchronousTeardown() async {
     let log = ConnectionLog()
     await withInjectedValues {
-      $0.lazy(\.awaitedConnection) { log.open("scoped") } teardown: { log.close($0) }
+      $0.lazy(\.awaitedConnection) {
+        log.open("scoped")
+      } teardown: {
+        log.close($0)
+      }
     } operation: {
       _ = InjectedValues[\.awaitedConnection]
     }
@@ -105,7 +117,11 @@ struct AwaitedScopeTests {
   func synchronousContext() {
     let log = ConnectionLog()
     let name = withInjectedValues {
-      $0.lazy(\.awaitedConnection) { log.open("sync") } teardown: { log.close($0) }
+      $0.lazy(\.awaitedConnection) {
+        log.open("sync")
+      } teardown: {
+        log.close($0)
+      }
     } operation: {
       InjectedValues[\.awaitedConnection].name
     }

@@ -44,7 +44,11 @@ struct LazyScopeBindingTests {
   ) {
     let log = ConnectionLog()
     let name = withInjectedValues {
-      $0.lazy(keyPath) { log.open("scoped") } teardown: { log.close($0) }
+      $0.lazy(keyPath) {
+        log.open("scoped")
+      } teardown: {
+        log.close($0)
+      }
       $0 = InjectedValues.current
     } operation: {
       InjectedValues[keyPath].name
@@ -58,7 +62,11 @@ struct LazyScopeBindingTests {
   func currentCopiesTheDeclarationAsynchronously() async {
     let log = ConnectionLog()
     let name = await withInjectedValues {
-      $0.lazy(\.boundConnection) { log.open("scoped") } teardown: { log.close($0) }
+      $0.lazy(\.boundConnection) {
+        log.open("scoped")
+      } teardown: {
+        log.close($0)
+      }
       $0 = InjectedValues.current
     } operation: {
       await Task { InjectedValues[\.boundConnection].name }.value
@@ -73,9 +81,15 @@ struct LazyScopeBindingTests {
   func preparedDeclarationInSequentialScopes() {
     let log = ConnectionLog()
     var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) { log.open("prepared") } teardown: { log.close($0) }
+    prepared.lazy(\.boundConnection) {
+      log.open("prepared")
+    } teardown: {
+      log.close($0)
+    }
     for round in 1...2 {
-      let name = withInjectedValues { $0 = prepared } operation: {
+      let name = withInjectedValues {
+        $0 = prepared
+      } operation: {
         InjectedValues[\.boundConnection].name
       }
       #expect(name == "prepared")
@@ -89,12 +103,18 @@ struct LazyScopeBindingTests {
   func preparedDeclarationInConcurrentScopes() async {
     let log = ConnectionLog()
     var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) { log.open("prepared") } teardown: { log.close($0) }
+    prepared.lazy(\.boundConnection) {
+      log.open("prepared")
+    } teardown: {
+      log.close($0)
+    }
     let frozen = prepared
     let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
       for _ in 0..<20 {
         group.addTask {
-          await withInjectedValues { $0 = frozen } operation: {
+          await withInjectedValues {
+            $0 = frozen
+          } operation: {
             await Task.yield()
             return ObjectIdentifier(InjectedValues[\.boundConnection])
           }
@@ -113,10 +133,18 @@ struct LazyScopeBindingTests {
   func innerScopesShare() {
     let log = ConnectionLog()
     var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) { log.open("prepared") } teardown: { log.close($0) }
-    withInjectedValues { $0 = prepared } operation: {
+    prepared.lazy(\.boundConnection) {
+      log.open("prepared")
+    } teardown: {
+      log.close($0)
+    }
+    withInjectedValues {
+      $0 = prepared
+    } operation: {
       let outer = InjectedValues[\.boundConnection]
-      let inner = withInjectedValues { $0.teardownLabel = "inner" } operation: {
+      let inner = withInjectedValues {
+        $0.teardownLabel = "inner"
+      } operation: {
         InjectedValues[\.boundConnection]
       }
       #expect(outer === inner)
@@ -132,7 +160,9 @@ struct LazyScopeBindingTests {
     let seen = Locked<String?>(nil)
     withInjectedValues {
       $0.teardownLabel = "scoped"
-      $0.lazy(\.boundConnection) { Connection(name: "x") } teardown: { _ in
+      $0.lazy(\.boundConnection) {
+        Connection(name: "x")
+      } teardown: { _ in
         seen.withLock { $0 = InjectedValues[\.teardownLabel] }
       }
     } operation: {
@@ -148,7 +178,9 @@ struct LazyScopeBindingTests {
     for throwing in [false, true] {
       _ = try? await withInjectedValues {
         $0.teardownLabel = "scoped"
-        $0.lazy(\.boundConnection) { Connection(name: "x") } teardown: { _ in
+        $0.lazy(\.boundConnection) {
+          Connection(name: "x")
+        } teardown: { _ in
           await Task.yield()
           seen.withLock { $0.append(InjectedValues[\.teardownLabel]) }
         }

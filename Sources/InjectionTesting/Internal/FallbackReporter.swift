@@ -4,9 +4,11 @@ import Testing
 /// The observer behind ``StrictInjectionTrait``: it records one test issue per key that a
 /// strict test reads without an override, and one per global value the test changes.
 ///
-/// The core calls it on the thread that reads or writes. On that thread, code running for the
-/// test's own task or one of its child tasks sees the test as `Test.current`, so the issue is
-/// recorded at once: inside `withKnownIssue` if the read is, and attributed to the test. A read
+/// The core calls it on the thread that reads or writes. Code running for the test case's own
+/// task or one of the tasks it starts runs inside `whileRunning(_:)`, which marks the task as
+/// this reporter's (a parameterized test's cases share a `Test.current`, so the test's identity
+/// is not enough), and the issue is recorded at once: inside `withKnownIssue` if the read is,
+/// and attributed to the test case. A read
 /// made elsewhere while the test runs (a `Task.detached`, a GCD block, or another test calling a
 /// callback bound to this test's values) waits until the test's scope ends and is recorded
 /// there, still attributed to this test. A read made after the test has ended is recorded in no
@@ -14,7 +16,6 @@ import Testing
 final class FallbackReporter: InjectionFallbackObserver {
   /// The keys that may fall back without an issue.
   let allowed: Set<ObjectIdentifier>
-  private let testID: Test.ID
   private let testName: String
   private let sourceLocation: SourceLocation
   private let state = Locked(State())
@@ -45,7 +46,6 @@ final class FallbackReporter: InjectionFallbackObserver {
   ) {
     self.warn = warn
     self.allowed = allowed
-    self.testID = test.id
     self.testName = test.displayName ?? test.name
     self.sourceLocation = test.sourceLocation
   }
@@ -54,7 +54,7 @@ final class FallbackReporter: InjectionFallbackObserver {
     let id = ObjectIdentifier(key)
     guard !allowed.contains(id) else { return }
     guard state.withLock({ $0.reported.insert(id).inserted }) else { return }
-    let onTestTask = Test.current?.id == testID
+    let onTestTask = isRunningHere
     report(
       Self.message(
         for: Fallback(
@@ -70,8 +70,20 @@ final class FallbackReporter: InjectionFallbackObserver {
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
     report(
       Self.message(forGlobalChangeOf: key.map { String(describing: $0) }, removed: removed),
-      onTestTask: Test.current?.id == testID
+      onTestTask: isRunningHere
     )
+  }
+
+  /// The reporter whose test case the current task runs, if any.
+  @TaskLocal private static var running: ObjectIdentifier?
+
+  /// Whether the current task runs this reporter's test case (or a task it started).
+  var isRunningHere: Bool { Self.running == ObjectIdentifier(self) }
+
+  /// Runs `body`, the test case, as this reporter's: issues found in its tasks are recorded at
+  /// once, in the test case.
+  func whileRunning(_ body: () async throws -> Void) async throws {
+    try await Self.$running.withValue(ObjectIdentifier(self)) { try await body() }
   }
 
   /// Records `message` now if this is the test's task, when the test ends if it still runs, and

@@ -56,7 +56,11 @@ struct Reader {
 /// Runs a synchronous scope that declares a value with an asynchronous teardown.
 func synchronousScopeWithAsynchronousTeardown() {
   withInjectedValues {
-    $0.lazy(\.connection) { Connection(name: "scoped") } teardown: { await $0.close() }
+    $0.lazy(\.connection) {
+      Connection(name: "scoped")
+    } teardown: {
+      await $0.close()
+    }
   } operation: {
     _ = InjectedValues[\.connection]
   }
@@ -64,10 +68,16 @@ func synchronousScopeWithAsynchronousTeardown() {
 
 let cases: [String: () -> Void] = [
   "lazy-reads-no-key": {
-    withInjectedValues { $0.lazy(\.constant) { Connection(name: "x") } } operation: {}
+    withInjectedValues {
+      $0.lazy(\.constant) { Connection(name: "x") }
+    } operation: {
+    }
   },
   "lazy-reads-other-type": {
-    withInjectedValues { $0.lazy(\.portName) { "80" } } operation: {}
+    withInjectedValues {
+      $0.lazy(\.portName) { "80" }
+    } operation: {
+    }
   },
   "sync-scope-async-teardown": synchronousScopeWithAsynchronousTeardown,
   "getter-writes-while-probed": {
@@ -77,7 +87,8 @@ let cases: [String: () -> Void] = [
     withInjectedValues {
       $0.lazy(\.connection) { Connection(name: "scoped") }
       _ = $0.connection
-    } operation: {}
+    } operation: {
+    }
   },
   "lazy-read-after-scope": {
     let snapshot = withInjectedValues {
