@@ -153,6 +153,36 @@ struct LazyScopeBindingTests {
     #expect(log.closed == 1)
   }
 
+  @Test(
+    "An inner scope that binds the enclosing scope's snapshot shares its value and leaves it open"
+  )
+  func innerScopeBindingTheEnclosingSnapshotShares() {
+    let log = ConnectionLog()
+    let base = InjectedValues.current
+    withInjectedValues {
+      $0 = base
+      $0.lazy(\.boundConnection) {
+        log.open("outer")
+      } teardown: {
+        log.close($0)
+      }
+    } operation: {
+      let enclosing = InjectedValues.current
+      let inner = withInjectedValues {
+        $0 = enclosing
+        $0.lazy(\.teardownLabel) { "inner" }
+      } operation: {
+        InjectedValues[\.boundConnection]
+      }
+      #expect(
+        inner === InjectedValues[\.boundConnection],
+        "the enclosing scope's value, still open"
+      )
+    }
+    #expect(log.opened.count == 1)
+    #expect(log.closed == 1)
+  }
+
   // MARK: - The teardown runs inside the scope
 
   @Test("A synchronous teardown sees the scope's overrides")

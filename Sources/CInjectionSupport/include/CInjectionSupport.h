@@ -43,6 +43,17 @@ static inline void injection_global_table_store(uintptr_t table) {
   atomic_store_explicit(&injection_global_table, table, memory_order_release);
 }
 
+// MARK: - Layers of snapshot writes
+
+/// A counter of the layers given to writes to snapshots; see `OverrideSite.layer`.
+extern _Atomic(uint32_t) injection_snapshot_layer_count;
+
+/// Returns a layer number not given to any other snapshot's writes yet (it wraps after 2^30).
+static inline uint32_t injection_next_snapshot_layer(void) {
+  return (atomic_fetch_add_explicit(&injection_snapshot_layer_count, 1, memory_order_relaxed) + 1)
+    & 0x3FFFFFFF;
+}
+
 // MARK: - The thread's context
 
 /// The innermost context frame of the current thread; see `ContextFrame.swift`.

@@ -1,3 +1,5 @@
+public import CInjectionSupport
+
 /// Where an override was set, as provenance reports it, and which value wrote it.
 @usableFromInline
 struct OverrideSite: Sendable {
@@ -15,10 +17,15 @@ struct OverrideSite: Sendable {
   @usableFromInline let fileStart: UInt
   @usableFromInline let fileLength: UInt32
   @usableFromInline let line: UInt32
-  /// The kind (low two bits) and the scope depth (the rest): which value writes with this site.
-  /// Writes of one update closure share a layer; so do writes to one snapshot, whose depth is
-  /// that of the chain they start from.
+  /// Which value writes with this site: the kind (low two bits) and, for a scope, its depth, or
+  /// for writes to a snapshot, a number of their own (the rest). Writes of one update closure
+  /// share a layer, and so do writes to one snapshot and its copies; two snapshots of one chain
+  /// never do, so that neither takes the other's overrides (values built on first use
+  /// included) for its own.
   @usableFromInline let layer: UInt32
+  /// How many scopes deep the writes are: a scope's depth, or for a snapshot, that of the chain
+  /// its writes start from.
+  @usableFromInline let depthValue: UInt32
 
   /// The layer of nodes that no value writes: indexes that end a chain, observers, markers.
   @usableFromInline static let noLayer = UInt32.max
@@ -28,11 +35,13 @@ struct OverrideSite: Sendable {
     fileStart = kind == .scope ? UInt(bitPattern: fileID.utf8Start) : 0
     fileLength = UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)
     self.line = UInt32(truncatingIfNeeded: line)
-    layer = UInt32(truncatingIfNeeded: depth) << 2 | kind.rawValue
+    depthValue = UInt32(truncatingIfNeeded: depth)
+    let identity = kind == .snapshot ? injection_next_snapshot_layer() : depthValue
+    layer = identity << 2 | kind.rawValue
   }
 
   @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
-  @inlinable var depth: Int { Int(layer >> 2) }
+  @inlinable var depth: Int { Int(depthValue) }
 
   /// The site of writes to a snapshot whose chain starts at `head`.
   @inlinable
