@@ -6,9 +6,8 @@ let package = Package(
   // The lowest versions Swift concurrency (and so `TaskLocal`) runs on. Nothing in the library
   // needs more (see the availability table in Docs/Design.md).
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
-  // Only the libraries are products. The demo and the example server are executable targets,
-  // which `swift run` finds by name, and never appear in the graph of a package that depends on
-  // this one.
+  // Only the libraries are products. The demo is an executable target, which `swift run` finds
+  // by name, and never appears in the graph of a package that depends on this one.
   products: [
     .library(name: "Injection", targets: ["Injection"]),
     // Test support: Swift Testing traits and XCTest helpers. Link it from test targets only.
@@ -23,11 +22,8 @@ let package = Package(
 
     .executableTarget(name: "InjectionDemo", dependencies: ["Injection"]),
 
-    // The benchmarks are a package of their own, in Benchmarks/.
-
-    // The example server: the request handling is a library so tests can run it in-process.
-    .target(name: "ServerExample", dependencies: ["Injection"]),
-    .executableTarget(name: "InjectionServerExample", dependencies: ["ServerExample"]),
+    // The benchmarks and the examples (an example server, an app with default main-actor
+    // isolation) are packages of their own, in Benchmarks/ and Examples/.
 
     // The seed pattern's usage code, unchanged, in the Swift 5 mode it was written for.
     .target(
@@ -39,7 +35,6 @@ let package = Package(
 
     .testTarget(name: "InjectionTests", dependencies: ["Injection", "SeedUsage"]),
     .testTarget(name: "InjectionTestingTests", dependencies: ["Injection", "InjectionTesting"]),
-    .testTarget(name: "ServerExampleTests", dependencies: ["Injection", "ServerExample"]),
   ],
   swiftLanguageModes: [.v6]
 )

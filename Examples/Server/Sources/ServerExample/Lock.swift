@@ -8,9 +8,8 @@
 ///
 /// It guards the example's shared mutable state: the poller's table of waiting tasks, and the
 /// stand-in database's counters and connections. (`Synchronization.Mutex` would do, but needs
-/// macOS 15 on Apple platforms.) Its name keeps it apart from the library's internal `Locked`,
-/// which this package also sees.
-final class ExampleLock<Value: Sendable>: @unchecked Sendable {
+/// macOS 15 on Apple platforms.)
+final class Lock<Value: Sendable>: @unchecked Sendable {
   // Safe: `value` is read and written only inside `withLock`, while `mutex` is held. The mutex
   // lives in its own allocation because a `pthread_mutex_t` must not move once initialized.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -44,7 +44,7 @@ private final class FirstOutcome: Sendable {
     var result: Bool?
   }
 
-  private let state = ExampleLock(State())
+  private let state = Lock(State())
 
   func install(_ continuation: CheckedContinuation<Bool, Never>) {
     let result = state.withLock { state in

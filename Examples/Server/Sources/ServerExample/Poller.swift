@@ -46,7 +46,7 @@ final class Poller: Sendable {
     var isStopped = false
   }
 
-  private let state = ExampleLock(State())
+  private let state = Lock(State())
   private let wakeReader: Int32
   private let wakeWriter: Int32
 

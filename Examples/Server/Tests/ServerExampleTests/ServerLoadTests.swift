@@ -27,7 +27,7 @@ struct ServerLoadTests {
 
   /// Counts the requests in flight and remembers the most at once.
   final class InFlightGauge: Sendable {
-    private let counts = ExampleLock((current: 0, peak: 0))
+    private let counts = Lock((current: 0, peak: 0))
 
     func enter() {
       counts.withLock { counts in

@@ -30,8 +30,8 @@ public final class DatabaseConnection: Sendable {
   public let tenant: String
 
   /// The counters of the database that opened it, if any.
-  private let counts: ExampleLock<Database.Counts>?
-  private let state = ExampleLock(State())
+  private let counts: Lock<Database.Counts>?
+  private let state = Lock(State())
 
   private struct State {
     var requestIDs: [String] = []
@@ -47,7 +47,7 @@ public final class DatabaseConnection: Sendable {
   ///   - tenant: The tenant whose database it reaches.
   ///   - counts: The counters of the database that opened it; `nil` for one that no database
   ///     opened.
-  init(id: Int, tenant: String, counts: ExampleLock<Database.Counts>?) {
+  init(id: Int, tenant: String, counts: Lock<Database.Counts>?) {
     self.id = id
     self.tenant = tenant
     self.counts = counts
@@ -141,9 +141,9 @@ public final class Database: Sendable {
     var closed = 0
   }
 
-  private let counts = ExampleLock(Counts())
+  private let counts = Lock(Counts())
   /// The connections opened so far, if `keepsConnections`.
-  private let kept = ExampleLock<[DatabaseConnection]>([])
+  private let kept = Lock<[DatabaseConnection]>([])
   private let keepsConnections: Bool
 
   /// Creates a database with no connections.
