@@ -19,7 +19,7 @@
 # In-page links: a guide links to its own headings the way a code-hosting site names them,
 # lowercased (`[text](#entering-a-scope)`), while DocC keeps a heading's case
 # (`#Entering-a-scope`). The catalog copy gets DocC's form; a link to no heading of the guide
-# fails the build.
+# fails the build. A link to another guide, `[text](Rules.md)`, becomes a link to its article.
 #
 # The site's root (/) redirects to /documentation/, where the site starts. Check the links of
 # the built site with: python3 Docs/check-links.py
@@ -88,7 +88,7 @@ guide() {
 # DocC's (which drops punctuation, as the lowercase form does, but keeps the case).
 anchors() {
   python3 - "$1" "$2" <<'PY'
-import re, sys
+import os, re, sys
 source, path = sys.argv[1], sys.argv[2]
 text = open(path, encoding="utf-8").read()
 headings, fence = {}, False
@@ -110,6 +110,16 @@ def rewrite(match):
         return match.group(0)
     return f"](#{headings[slug]})"
 text = re.sub(r"\]\(#([^)\s]+)\)", rewrite, text)
+# Links to other guides, `[text](Rules.md)`, become links to their articles.
+def guide_link(match):
+    global failed
+    name = match.group(1)
+    if not os.path.isfile(os.path.join(os.path.dirname(source), name + ".md")):
+        print(f"{source}: the link to {name}.md names no guide in Docs/", file=sys.stderr)
+        failed = True
+        return match.group(0)
+    return f"](doc:{name})"
+text = re.sub(r"\]\(([A-Za-z0-9_-]+)\.md\)", guide_link, text)
 open(path, "w", encoding="utf-8").write(text)
 sys.exit(1 if failed else 0)
 PY

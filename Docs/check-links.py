@@ -120,6 +120,8 @@ for address, page in sorted(pages.items()):
         elif kind == "link":
             if not (reference.get("title") or reference.get("titleInlineContent")):
                 problems.append(f"{address}: the link to {url} has no text")
+            if url and not url.startswith(("/", "#", "http://", "https://", "mailto:")):
+                problems.append(f"{address}: the link to {url} is relative, and leads nowhere on the site")
             if url and url.startswith("/"):
                 if not exists(url):
                     problems.append(f"{address}: the link to {url} leads to no page")

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (a stand-in of another package's API shapes, not this package's code: see README.md)
 // A stand-in for swift-http-types, for Docs/check-samples.sh only: the shapes the docs' samples
 // use, and nothing behind them. See README.md beside this file.
 
