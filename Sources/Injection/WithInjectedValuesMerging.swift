@@ -35,8 +35,8 @@
 /// the caller's overrides instead of merging with them.
 ///
 /// Entering builds one index of the caller's overrides over one index of the snapshot's, so
-/// that reads inside cost what they cost in any scope. Where the caller already sees the
-/// snapshot's whole chain (the object is used in the scope that created it), nothing is built.
+/// that reads inside cost what they cost in any scope. Where the caller's chain still contains
+/// the snapshot's (the object is used in the scope that created it), nothing is built.
 ///
 /// - Parameters:
 ///   - values: The snapshot that supplies the overrides the caller's leave alone.
