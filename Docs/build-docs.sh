@@ -15,6 +15,14 @@
 # dark appearance. In the catalog copy, the marker and the block become `![ALT](NAME)` and the
 # pictures go to the catalog's Resources. A mermaid block without a marker, a marker without a
 # block, or a marker naming a missing picture fails the build.
+#
+# In-page links: a guide links to its own headings the way a code-hosting site names them,
+# lowercased (`[text](#entering-a-scope)`), while DocC keeps a heading's case
+# (`#Entering-a-scope`). The catalog copy gets DocC's form; a link to no heading of the guide
+# fails the build. A link to another guide, `[text](Rules.md)`, becomes a link to its article.
+#
+# The site's root (/) redirects to /documentation/, where the site starts. Check the links of
+# the built site with: python3 Docs/check-links.py
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,10 +84,52 @@ guide() {
 
 # The guides are articles of the Injection catalog, copied in from Docs/, with their diagrams
 # as pictures. Done first, so a guide whose diagram has no picture fails before the build.
+# anchors GUIDE COPY: rewrites COPY's links to GUIDE's own headings from the lowercase form to
+# DocC's (which drops punctuation, as the lowercase form does, but keeps the case).
+anchors() {
+  python3 - "$1" "$2" <<'PY'
+import os, re, sys
+source, path = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8").read()
+headings, fence = {}, False
+for line in text.split("\n"):
+    if line.lstrip().startswith("```"):
+        fence = not fence
+    elif not fence and re.match(r"#{1,6} ", line):
+        title = re.sub(r"^#+ ", "", line).strip()
+        plain = title.replace("`", "")
+        slug = re.sub(r"[^\w\- ]", "", plain.lower()).replace(" ", "-")
+        headings[slug] = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", plain).strip())
+failed = False
+def rewrite(match):
+    global failed
+    slug = match.group(1)
+    if slug not in headings:
+        print(f"{source}: the link to #{slug} names no heading of this guide", file=sys.stderr)
+        failed = True
+        return match.group(0)
+    return f"](#{headings[slug]})"
+text = re.sub(r"\]\(#([^)\s]+)\)", rewrite, text)
+# Links to other guides, `[text](Rules.md)`, become links to their articles.
+def guide_link(match):
+    global failed
+    name = match.group(1)
+    if not os.path.isfile(os.path.join(os.path.dirname(source), name + ".md")):
+        print(f"{source}: the link to {name}.md names no guide in Docs/", file=sys.stderr)
+        failed = True
+        return match.group(0)
+    return f"](doc:{name})"
+text = re.sub(r"\]\(([A-Za-z0-9_-]+)\.md\)", guide_link, text)
+open(path, "w", encoding="utf-8").write(text)
+sys.exit(1 if failed else 0)
+PY
+}
+
 cp -R Sources/Injection/Injection.docc "$work/Injection.docc"
 status=0
 for md in Docs/*.md; do
   guide "$md" "$work/Injection.docc/$(basename "$md")" 2>"$work/guide.err" || status=1
+  anchors "$md" "$work/Injection.docc/$(basename "$md")" || status=1
   grep -v '^image: ' "$work/guide.err" >&2 || true
   for name in $(sed -n 's/^image: //p' "$work/guide.err"); do
     if [[ ! -f "Docs/Images/$name.svg" ]]; then
@@ -89,7 +139,7 @@ for md in Docs/*.md; do
   done
 done
 if ((status != 0)); then
-  echo "error: a diagram in Docs/*.md has no picture for the DocC site (see above)" >&2
+  echo "error: a diagram or an in-page link in Docs/*.md does not fit the DocC site (see above)" >&2
   exit 1
 fi
 if compgen -G "Docs/Images/*" >/dev/null; then
@@ -126,4 +176,17 @@ rm -rf "$out"
 docc merge "$work/Injection.doccarchive" "$work/InjectionTesting.doccarchive" \
   --synthesized-landing-page-name Injection --output-path "$work/Combined.doccarchive"
 docc process-archive transform-for-static-hosting "$work/Combined.doccarchive" --output-path "$out"
-echo "Documentation site: $out (serve it with any static file server)"
+# The root page of the static site is DocC's page for unknown addresses: send readers on to the
+# documentation instead. The relative address works under any hosting path.
+cat >"$out/index.html" <<'HTML'
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Injection documentation</title>
+<meta http-equiv="refresh" content="0; url=documentation/">
+</head>
+<body><p>The documentation starts at <a href="documentation/">documentation/</a>.</p></body>
+</html>
+HTML
+echo "Documentation site: $out, starting at /documentation/ (serve it with any static file server)"

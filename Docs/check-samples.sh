@@ -10,8 +10,16 @@
 #   the landing page first, so the pages of a catalog cannot contradict each other.
 # - A block that contains `import PackageDescription` is a package manifest: it is compiled
 #   against the manifest API on its own.
-# - A block right after a line `<!-- untested -->` is skipped. Only the Vapor and Hummingbird
-#   snippets, whose packages cannot be fetched here, are marked so.
+# - A block right after a line `<!-- untested -->` is skipped. Only the Vapor snippet, whose
+#   package cannot be fetched here, is marked so.
+# - A block right after a line `<!-- unit: NAME -->` is compiled only with the page's blocks of
+#   the same unit, plus every block that names no unit. A page whose samples show two worlds
+#   with clashing names (the plain-Swift server and the Hummingbird one in Docs/Servers.md)
+#   gives each its unit.
+# - Docs/Stubs/*.swift are stand-ins for packages that cannot be fetched here (Hummingbird and
+#   the HTTP types it re-exports): each is compiled into a module of its own name, which the
+#   samples import as they would the real package. They declare only the shapes the samples
+#   use; see Docs/Stubs/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +31,14 @@ cmodule=(-Xcc -fmodule-map-file="$bin/CInjectionSupport.build/module.modulemap"
   -Xcc -I -Xcc Sources/CInjectionSupport/include)
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+stubs="$(mktemp -d)"
+trap 'rm -rf "$work" "$stubs"' EXIT
+
+# The stand-ins, compiled in order: HTTPTypes first, since Hummingbird re-exports it.
+for stub in HTTPTypes Hummingbird; do
+  swiftc -swift-version 6 -parse-as-library -emit-module -module-name "$stub" -I "$stubs" \
+    -emit-module-path "$stubs/$stub.swiftmodule" "Docs/Stubs/$stub.swift"
+done
 
 python3 - "$work" README.md Docs/*.md Sources/*/*.docc <<'PY'
 import glob, os, re, sys
@@ -46,7 +61,9 @@ for path in paths:
     blocks, skipped, i = [], 0, 0
     while i < len(lines):
         if lines[i].strip() == "```swift":
-            untested = i > 0 and lines[i - 1].strip() == "<!-- untested -->"
+            above = lines[i - 1].strip() if i > 0 else ""
+            untested = above == "<!-- untested -->"
+            unit = re.fullmatch(r"<!-- unit: ([A-Za-z0-9_-]+) -->", above)
             start = i + 1
             i += 1
             while lines[i].strip() != "```":
@@ -55,28 +72,33 @@ for path in paths:
             if untested:
                 skipped += 1
             else:
-                blocks.append((origins[start], body))
+                blocks.append((origins[start], body, unit.group(1) if unit else None))
         i += 1
     name = re.sub(r"[^A-Za-z0-9]", "_", path)
     sources = [b for b in blocks if "import PackageDescription" not in b[1]]
     manifests = [b for b in blocks if "import PackageDescription" in b[1]]
-    if sources:
-        os.makedirs(os.path.join(work, name), exist_ok=True)
-        with open(os.path.join(work, name, "main.swift"), "w") as out:
-            for (page, line), body in sources:
-                out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n#sourceLocation()\n')
-    for index, ((page, line), body) in enumerate(manifests):
+    units = sorted({b[2] for b in sources if b[2]}) or [None]
+    for unit in units if sources else []:
+        directory = os.path.join(work, name + (f"_{unit}" if unit else ""))
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "main.swift"), "w") as out:
+            for (page, line), body, block_unit in sources:
+                if block_unit in (None, unit):
+                    out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n#sourceLocation()\n')
+    for index, ((page, line), body, _) in enumerate(manifests):
         directory = os.path.join(work, f"{name}_manifest{index}")
         os.makedirs(directory, exist_ok=True)
         with open(os.path.join(directory, "Package.swift"), "w") as out:
             out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n')
-    print(f"{path}: {len(sources)} Swift blocks, {len(manifests)} manifests, {skipped} untested")
+    shown = f", units {', '.join(units)}" if units != [None] else ""
+    print(f"{path}: {len(sources)} Swift blocks{shown}, {len(manifests)} manifests, {skipped} untested")
 PY
 
 status=0
 for directory in "$work"/*/; do
   if [ -f "$directory/main.swift" ]; then
-    swiftc -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$modules" "${cmodule[@]}" -module-name DocSample \
+    swiftc -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$modules" -I "$stubs" \
+      "${cmodule[@]}" -module-name DocSample \
       "$directory/main.swift" || status=1
   else
     swiftc -swift-version 6 -emit-sil -o /dev/null -I "$toolchain/lib/swift/pm/ManifestAPI" \

@@ -39,3 +39,86 @@ extension InjectedValues {
     { [self] in withInjectedValues(self) { body() } }
   }
 }
+
+// MARK: - Carrying values into asynchronous callbacks
+
+extension InjectedValues {
+  /// Returns an asynchronous closure that runs `body` with these values, wherever it is called.
+  ///
+  /// The asynchronous counterpart of `bind(_:)`, for callbacks that may suspend: an
+  /// `AsyncStream(unfolding:)` closure, a handler a framework calls from a task of its own. A
+  /// synchronous closure still picks the synchronous overload.
+  ///
+  /// ```swift
+  /// let fetch = InjectedValues.current.bind { (id: Int) async in
+  ///   "\(InjectedValues[\.greeting]) #\(id)"   // the scope that created the callback
+  /// }
+  /// let text = await Task.detached { await fetch(7) }.value
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may suspend.
+  /// - Returns: A closure that takes the same argument and runs `body` inside
+  ///   ``withInjectedValues(_:operation:isolation:)`` with these values.
+  public func bind<Argument, Result>(
+    _ body: @escaping @Sendable (Argument) async -> Result
+  ) -> @Sendable (Argument) async -> Result {
+    { [self] argument in await withInjectedValues(self) { () async in await body(argument) } }
+  }
+
+  /// Returns an asynchronous closure without arguments that runs `body` with these values.
+  ///
+  /// ```swift
+  /// let values = InjectedValues.current
+  /// let greetings = AsyncStream<String>(unfolding: values.bind { () async -> String? in
+  ///   InjectedValues[\.greeting]   // the values of the scope that made the stream
+  /// })
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may suspend.
+  /// - Returns: A closure that runs `body` inside ``withInjectedValues(_:operation:isolation:)``
+  ///   with these values.
+  public func bind<Result>(
+    _ body: @escaping @Sendable () async -> Result
+  ) -> @Sendable () async -> Result {
+    { [self] in await withInjectedValues(self) { () async in await body() } }
+  }
+
+  /// Returns an asynchronous closure that runs the throwing `body` with these values.
+  ///
+  /// ```swift
+  /// let load = InjectedValues.current.bind { (path: String) async throws -> String in
+  ///   try await Task.sleep(nanoseconds: 1_000)
+  ///   return "\(InjectedValues[\.greeting]) \(path)"
+  /// }
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may suspend and throw.
+  /// - Returns: A closure that takes the same argument, runs `body` inside
+  ///   ``withInjectedValues(_:operation:isolation:)`` with these values, and rethrows its error.
+  public func bind<Argument, Result>(
+    _ body: @escaping @Sendable (Argument) async throws -> Result
+  ) -> @Sendable (Argument) async throws -> Result {
+    { [self] argument in
+      try await withInjectedValues(self) { () async throws in try await body(argument) }
+    }
+  }
+
+  /// Returns an asynchronous closure without arguments that runs the throwing `body` with these
+  /// values.
+  ///
+  /// ```swift
+  /// let values = InjectedValues.current
+  /// let lines = AsyncThrowingStream<String, any Error>(unfolding: values.bind {
+  ///   () async throws -> String? in InjectedValues[\.greeting]
+  /// })
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may suspend and throw.
+  /// - Returns: A closure that runs `body` inside ``withInjectedValues(_:operation:isolation:)``
+  ///   with these values, and rethrows its error.
+  public func bind<Result>(
+    _ body: @escaping @Sendable () async throws -> Result
+  ) -> @Sendable () async throws -> Result {
+    { [self] in try await withInjectedValues(self) { () async throws in try await body() } }
+  }
+}
