@@ -23,7 +23,7 @@ private struct BindFailure: Error, Equatable {
 struct AsyncBindTests {
   @Test("A bound async closure with an argument runs with the binding scope in a detached task")
   func asyncClosureWithArgument() async {
-    let bound = withInjectedValues {
+    let bound = await withInjectedValues {
       $0.bindName = "bound"
     } operation: {
       InjectedValues.current.bind { (suffix: String) async in
@@ -43,7 +43,7 @@ struct AsyncBindTests {
 
   @Test("A bound async closure feeds AsyncStream(unfolding:), whose closure escapes the scope")
   func asyncStreamUnfolding() async {
-    let stream = withInjectedValues {
+    let stream = await withInjectedValues {
       $0.bindName = "stream"
     } operation: {
       AsyncStream<String>(
@@ -57,7 +57,7 @@ struct AsyncBindTests {
 
   @Test("A bound throwing async closure rethrows its error, and the scope ends when it throws")
   func throwingAsyncClosure() async {
-    let (bound, withArgument) = withInjectedValues {
+    let (bound, withArgument) = await withInjectedValues {
       $0.bindName = "thrower"
     } operation: {
       (

@@ -218,7 +218,7 @@ struct PeerRecipesTests {
     }
     #expect(first === second)
     #expect(first === inChild)
-    let other = withInjectedValues {
+    let other = await withInjectedValues {
       $0.lazy(\.recipeUnitOfWork) { RecipeUnitOfWork() }
     } operation: {
       RecipeUnitReader().unitOfWork
@@ -315,7 +315,7 @@ struct PeerRecipesTests {
 
   @Test("A stream made with an async bound closure yields in its maker's scope, read elsewhere")
   func asyncBoundStream() async {
-    let stream = withInjectedValues {
+    let stream = await withInjectedValues {
       $0.recipeClient = MockRecipeClient()
     } operation: {
       AsyncStream(
