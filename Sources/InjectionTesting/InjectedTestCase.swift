@@ -1,6 +1,7 @@
 #if canImport(XCTest)
   public import Injection
   public import XCTest
+  internal import Foundation  // `Thread.isMainThread`
 
   /// An XCTest base class that runs each test, synchronous or `async`, inside a scope with the
   /// overrides its subclass sets.
@@ -44,6 +45,7 @@
     ///
     /// - Parameter values: The values to change, as in a `withInjectedValues` update closure.
     ///   Use it only inside this method.
+    @MainActor
     open func injectValues(_ values: inout InjectedValues) {}
 
     /// Runs the test, with its `setUp` and `tearDown`, inside a scope with the overrides of
@@ -65,8 +67,19 @@
     /// }
     /// ```
     override open func invokeTest() {
-      withInjectedValues {
-        injectValues(&$0)
+      guard Thread.isMainThread else {
+        fatalError(
+          "InjectionTesting: \(type(of: self)).invokeTest() was called off the main thread. "
+            + "injectValues(_:) is isolated to the main actor, and XCTest calls invokeTest() on "
+            + "the main thread: call it there (for example from MainActor.run) if you call it "
+            + "yourself."
+        )
+      }
+      // Safe: `assumeIsolated` runs the closure at once, on this thread, which is the main
+      // thread (checked above), so the test case is never used on two threads at once.
+      let testCase = UncheckedSendable(self)
+      withInjectedValues { values in
+        MainActor.assumeIsolated { testCase.value.injectValues(&values) }
       } operation: {
         super.invokeTest()
       }

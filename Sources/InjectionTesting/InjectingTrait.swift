@@ -18,12 +18,12 @@ public import Testing
 /// parallel never share them. When a suite and a test both have the trait, the suite's update
 /// runs first and the test's update sees what it set, so `$0.count += 1` builds on the suite.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
-  private let update: @Sendable (inout InjectedValues) async throws -> Void
+  private let update: @MainActor @Sendable (inout InjectedValues) async throws -> Void
   private let fileID: StaticString
   private let line: UInt
 
   fileprivate init(
-    update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    update: @escaping @MainActor @Sendable (inout InjectedValues) async throws -> Void,
     fileID: StaticString,
     line: UInt
   ) {
@@ -73,10 +73,13 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     let outer = InjectedValues.current
+    // The update runs on the main actor, in this task (so it sees this task's values), and the
+    // test body then runs wherever it would without the trait.
     var values = try await InjectedValues._updatingAsynchronously(
       fileID: fileID,
       line: line,
-      with: update
+      with: update,
+      isolation: MainActor.shared
     )
     // An update that assigns `$0` a whole snapshot must not switch off an enclosing strict mode.
     if values._observer == nil, let observer = outer._observer {
@@ -118,7 +121,7 @@ extension Trait where Self == InjectingTrait {
   ///   - line: The line recorded as where the overrides were set; leave the default.
   /// - Returns: A trait for `@Test` or `@Suite`.
   public static func injecting(
-    _ update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    _ update: @escaping @MainActor @Sendable (inout InjectedValues) async throws -> Void,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {
