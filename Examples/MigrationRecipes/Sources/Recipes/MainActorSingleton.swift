@@ -4,16 +4,16 @@
 import Injection
 
 @MainActor
-public final class SharedAppState {
-  // Before: public static let shared = SharedAppState()
+final class SharedAppState {
+  // Before: static let shared = SharedAppState()
   // `nonisolated`, so that any thread may read it. Its initializer must be nonisolated too: this
   // class declares none, and the one Swift writes is nonisolated (its stored properties'
   // default values are); a class that declares `init()` marks it `nonisolated init()`.
-  public nonisolated static let shared = SharedAppState()
+  nonisolated static let shared = SharedAppState()
 
-  public private(set) var isLoggedIn = false
+  private(set) var isLoggedIn = false
 
-  public func logIn() { isLoggedIn = true }
+  func logIn() { isLoggedIn = true }
 }
 
 private struct SharedAppStateKey: InjectionKey {
@@ -21,7 +21,7 @@ private struct SharedAppStateKey: InjectionKey {
 }
 
 extension InjectedValues {
-  public var appState: SharedAppState {
+  var appState: SharedAppState {
     get { self[SharedAppStateKey.self] }
     set { self[SharedAppStateKey.self] = newValue }
   }

@@ -7,16 +7,16 @@ import Injection
 // final class TokenStore {
 //   var token: String?
 // }
-public final class TokenStore: @unchecked Sendable {
+final class TokenStore: @unchecked Sendable {
   // Safe: `storedToken` is read and written only while holding `lock`.
   private let lock = NSLock()
   private var storedToken: String?
 
-  public init(token: String? = nil) {
+  init(token: String? = nil) {
     storedToken = token
   }
 
-  public var token: String? {
+  var token: String? {
     get { lock.withLock { storedToken } }
     set { lock.withLock { storedToken = newValue } }
   }
@@ -27,7 +27,7 @@ private struct TokenStoreKey: InjectionKey {
 }
 
 extension InjectedValues {
-  public var tokenStore: TokenStore {
+  var tokenStore: TokenStore {
     get { self[TokenStoreKey.self] }
     set { self[TokenStoreKey.self] = newValue }
   }

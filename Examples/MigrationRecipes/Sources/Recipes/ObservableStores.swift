@@ -7,24 +7,24 @@ import Observation
 
 @MainActor
 @Observable
-public final class SessionStore {
-  public var userName: String?
+final class SessionStore {
+  var userName: String?
 
   // Before: no initializer.
-  public nonisolated init() {}
+  nonisolated init() {}
 
-  public func logIn(as name: String) { userName = name }
+  func logIn(as name: String) { userName = name }
 }
 
 @MainActor
-public final class ThumbnailCache {
+final class ThumbnailCache {
   private lazy var thumbnails: [String: [UInt8]] = [:]
 
   // Before: no initializer.
-  public nonisolated init() {}
+  nonisolated init() {}
 
-  public func store(_ bytes: [UInt8], for name: String) { thumbnails[name] = bytes }
-  public func thumbnail(for name: String) -> [UInt8]? { thumbnails[name] }
+  func store(_ bytes: [UInt8], for name: String) { thumbnails[name] = bytes }
+  func thumbnail(for name: String) -> [UInt8]? { thumbnails[name] }
 }
 
 private struct SessionStoreKey: InjectionKey {
@@ -36,12 +36,12 @@ private struct ThumbnailCacheKey: InjectionKey {
 }
 
 extension InjectedValues {
-  public var sessionStore: SessionStore {
+  var sessionStore: SessionStore {
     get { self[SessionStoreKey.self] }
     set { self[SessionStoreKey.self] = newValue }
   }
 
-  public var thumbnailCache: ThumbnailCache {
+  var thumbnailCache: ThumbnailCache {
     get { self[ThumbnailCacheKey.self] }
     set { self[ThumbnailCacheKey.self] = newValue }
   }

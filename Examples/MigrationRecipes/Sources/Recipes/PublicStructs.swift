@@ -4,21 +4,28 @@
 import Injection
 
 // Before: public struct ActivityValidator {
+/// Checks the names of activities.
 public struct ActivityValidator: Sendable {
+  /// The shortest valid name.
   public var minimumLength: Int
 
+  /// Creates a validator that accepts names of `minimumLength` characters or more.
   public init(minimumLength: Int = 3) {
     self.minimumLength = minimumLength
   }
 
+  /// Returns whether `name` is long enough.
   public func isValid(_ name: String) -> Bool { name.count >= minimumLength }
 }
 
+/// The key of the activity validator.
 public struct ActivityValidatorKey: InjectionKey {
+  /// The default validator.
   public static let currentValue = ActivityValidator()
 }
 
 extension InjectedValues {
+  /// The validator that checks activity names.
   public var activityValidator: ActivityValidator {
     get { self[ActivityValidatorKey.self] }
     set { self[ActivityValidatorKey.self] = newValue }

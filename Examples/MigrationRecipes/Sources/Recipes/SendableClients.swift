@@ -4,13 +4,13 @@
 // calls it: each call resolves in the caller's scope, as reading `@Injected` does.
 import Injection
 
-public protocol Session: Sendable {
+protocol Session: Sendable {
   func data(for path: String) async throws -> String
 }
 
-public struct LiveSession: Session {
-  public init() {}
-  public func data(for path: String) async throws -> String { "live \(path)" }
+struct LiveSession: Session {
+  init() {}
+  func data(for path: String) async throws -> String { "live \(path)" }
 }
 
 private struct SessionKey: InjectionKey {
@@ -18,19 +18,19 @@ private struct SessionKey: InjectionKey {
 }
 
 extension InjectedValues {
-  public var session: any Session {
+  var session: any Session {
     get { self[SessionKey.self] }
     set { self[SessionKey.self] = newValue }
   }
 }
 
-public final class APIClient: Sendable {
+final class APIClient: Sendable {
   // Before: @Injected(\.session) var session: Session
   let session = Injected(\.session)
 
-  public init() {}
+  init() {}
 
-  public func profile() async throws -> String {
+  func profile() async throws -> String {
     try await session().data(for: "/profile")
   }
 }
@@ -38,12 +38,12 @@ public final class APIClient: Sendable {
 /// An actor reading a main-actor service: the key and the accessor of `SharedAppState` are
 /// nonisolated (see MainActorSingleton.swift), so `@Injected` compiles, and the actor awaits
 /// the service's methods.
-public actor SyncEngine {
+actor SyncEngine {
   @Injected(\.appState) var appState
 
-  public init() {}
+  init() {}
 
-  public func syncIfLoggedIn() async -> Bool {
+  func syncIfLoggedIn() async -> Bool {
     await appState.isLoggedIn
   }
 }
