@@ -7,7 +7,7 @@ import Testing
 
 /// A main-actor class, as every class of a module with default main-actor isolation is.
 @MainActor
-private final class ThemeStore {
+final class ThemeStore {
   private(set) var theme: String
 
   /// For the key's default, created on whichever thread reads the key first.
@@ -19,12 +19,12 @@ private final class ThemeStore {
   func toggle() { theme = theme == "dark" ? "light" : "dark" }
 }
 
-private struct ThemeStoreKey: InjectionKey {
+struct ThemeStoreKey: InjectionKey {
   static let currentValue = ThemeStore()
 }
 
 extension InjectedValues {
-  fileprivate var themeStore: ThemeStore {
+  var themeStore: ThemeStore {
     get { self[ThemeStoreKey.self] }
     set { self[ThemeStoreKey.self] = newValue }
   }
