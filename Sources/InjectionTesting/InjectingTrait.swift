@@ -78,7 +78,8 @@ extension Trait where Self == InjectingTrait {
   /// Returns a trait that runs each test case inside a scope with the overrides that `update`
   /// sets.
   ///
-  /// `update` runs before every test case, in its task, and may suspend and throw:
+  /// `update` runs before every test case, in its task, on the main actor, and may suspend and
+  /// throw:
   ///
   /// ```swift
   /// @Suite("Counting", .injecting { $0.count = 1 })
@@ -101,7 +102,8 @@ extension Trait where Self == InjectingTrait {
   /// attached attribute at the line of the `func` or `struct` keyword, not the attribute's.
   ///
   /// - Parameters:
-  ///   - update: Changes the overrides for the test case. Use its argument only inside it.
+  ///   - update: Changes the overrides for the test case, on the main actor. Use its argument
+  ///     only inside it.
   ///   - fileID: The file recorded as where the overrides were set; leave the default.
   ///   - line: The line recorded as where the overrides were set; leave the default.
   /// - Returns: A trait for `@Test` or `@Suite`.

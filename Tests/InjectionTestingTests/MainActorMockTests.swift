@@ -129,4 +129,18 @@ struct MainActorMockTests {
       XCTAssertEqual(InjectedValues[\.themeStore].theme, "dark")
     }
   }
+
+  // Mirrors the doc comment of `InjectedTestCase`, second example: the form a test target with
+  // default main-actor isolation needs, which compiles without it too.
+  nonisolated final class ThemeTests: InjectedTestCase {
+    @MainActor
+    override func injectValues(_ values: inout InjectedValues) {
+      values.themeStore = ThemeStore(theme: "light")
+    }
+
+    @MainActor
+    func testShowsTheLightTheme() async {
+      XCTAssertEqual(InjectedValues[\.themeStore].theme, "light")
+    }
+  }
 #endif
