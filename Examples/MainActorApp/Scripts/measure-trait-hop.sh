@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# What running `.injecting` update closures on the main actor costs parallel tests: the same
-# test suites, in release builds, against this repository's InjectionTesting and against a copy
-# whose update closures are nonisolated (the trait before it hopped). Prints Swift Testing's own
-# durations; asserts nothing. Usage: bash Examples/MainActorApp/Scripts/measure-trait-hop.sh [runs]
+# What running `.injecting` update closures on the main actor costs parallel tests. One test,
+# built in release mode twice, against this repository's InjectionTesting and against a copy
+# whose update closures are nonisolated (the trait before it hopped), runs the trait's scope
+# 20,000 times, 1, 8 and 64 at a time, then beside busy main-actor work, and prints the wall
+# time per case; the two builds run alternately. It asserts nothing about the times.
+# Usage: bash Examples/MainActorApp/Scripts/measure-trait-hop.sh [runs]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 runs="${1:-3}"
@@ -54,39 +56,55 @@ extension InjectedValues {
   }
 }
 
-let cases = 0..<20_000
-
-@Suite struct Plain {
-  @Test(arguments: cases) func noTrait(i: Int) { #expect(InjectedValues[\.count] == 0) }
-}
-
-@Suite struct Injecting {
-  @Test(.injecting { $0.count = 1 }, arguments: cases)
-  func withTrait(i: Int) { #expect(InjectedValues[\.count] == 1) }
-}
-
-@Suite struct Busy {
-  // A main-actor test that keeps the main actor busy for one second, synchronously.
-  @Test @MainActor func busyMainActor() {
-    let clock = ContinuousClock()
-    let end = clock.now + .seconds(1)
-    var spins = 0
-    while clock.now < end { spins += 1 }
-    #expect(spins > 0)
+/// Runs `cases` test cases' scopes through the trait, `width` at a time, as parallel tests do;
+/// returns the wall time per case, in microseconds.
+func perCase(_ trait: InjectingTrait, cases: Int, width: Int) async throws -> Double {
+  let clock = ContinuousClock()
+  let start = clock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for lane in 0..<width {
+      group.addTask {
+        for _ in stride(from: lane, to: cases, by: width) {
+          try await trait.provideScope(for: Test.current!, testCase: nil) {
+            #expect(InjectedValues[\.count] == 1)
+          }
+        }
+      }
+    }
+    try await group.waitForAll()
   }
-  @Test(.injecting { $0.count = 1 }, arguments: cases)
-  func withTrait(i: Int) { #expect(InjectedValues[\.count] == 1) }
+  let elapsed = clock.now - start
+  let (seconds, attoseconds) = elapsed.components
+  return (Double(seconds) * 1e6 + Double(attoseconds) / 1e12) / Double(cases)
+}
+
+@Test func measure() async throws {
+  let trait: InjectingTrait = .injecting { $0.count = 1 }
+  _ = try await perCase(trait, cases: 2_000, width: 8)  // warm-up
+  for width in [1, 8, 64] {
+    let micros = try await perCase(trait, cases: 20_000, width: width)
+    print("RESULT idle main actor, \(width) at a time: \(micros) µs per case")
+  }
+  // Main-actor work running beside the tests: 1 ms slices, back to back.
+  let busy = Task { @MainActor in
+    let clock = ContinuousClock()
+    while !Task.isCancelled {
+      let end = clock.now + .milliseconds(1)
+      while clock.now < end {}
+      await Task.yield()
+    }
+  }
+  let micros = try await perCase(trait, cases: 2_000, width: 8)
+  busy.cancel()
+  print("RESULT busy main actor, 8 at a time: \(micros) µs per case")
 }
 SWIFT
   (cd "$pkg" && swift build -c release --build-tests >/dev/null)
 done
 
-for filter in Plain Injecting Busy; do
+for run in $(seq "$runs"); do
   for variant in nohop hop; do
-    for run in $(seq "$runs"); do
-      line="$(cd "$work/tests-$variant" && swift test -c release --skip-build --filter "HopTests.$filter" 2>&1 \
-        | grep -E "^. Test run with" || true)"
-      echo "$filter $variant run $run: ${line:-no summary}"
-    done
+    (cd "$work/tests-$variant" && swift test -c release --skip-build --filter HopTests 2>&1) \
+      | grep "RESULT" | sed "s/^/$variant run $run: /"
   done
 done
