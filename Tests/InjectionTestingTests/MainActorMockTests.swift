@@ -130,6 +130,27 @@ struct MainActorMockTests {
     }
   }
 
+  #if os(Linux)
+    @Suite("InjectedTestCase off the main thread")
+    struct InjectedTestCaseOffTheMainThreadTests {
+      @Test("invokeTest() called off the main thread stops the program with a message")
+      func invokeTestOffTheMainThreadStops() async {
+        // A nonisolated `async` body runs on the global executor, never on the main thread.
+        let result = await #expect(
+          processExitsWith: .failure,
+          observing: [\.standardErrorContent]
+        ) {
+          MainActorMockXCTests(name: "offMain", testClosure: { _ in }).invokeTest()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+          message.contains("MainActorMockXCTests.invokeTest() was called off the main thread")
+        )
+        #expect(message.contains("XCTest calls invokeTest() on the main thread"))
+      }
+    }
+  #endif
+
   // Mirrors the doc comment of `InjectedTestCase`, second example: the form a test target with
   // default main-actor isolation needs, which compiles without it too.
   nonisolated final class ThemeTests: InjectedTestCase {
