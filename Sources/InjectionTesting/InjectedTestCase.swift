@@ -92,8 +92,7 @@
         fatalError(
           "InjectionTesting: \(type(of: self)).invokeTest() was called off the main thread. "
             + "injectValues(_:) is isolated to the main actor, and XCTest calls invokeTest() on "
-            + "the main thread: call it there (for example from MainActor.run) if you call it "
-            + "yourself."
+            + "the main thread: if you call it yourself, call it on the main thread."
         )
       }
       // Safe: `assumeIsolated` runs the closure at once, on this thread, which is the main
