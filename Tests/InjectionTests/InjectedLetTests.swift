@@ -2,8 +2,9 @@ import Injection
 import Testing
 
 // `Injected` stored as a `let` and read with `callAsFunction()`, in each shape a dependency's
-// reader takes: a `Sendable` final class (which cannot hold `@Injected`), an actor, a struct, a
-// generic holder and a main-actor class.
+// reader takes: a `Sendable` final class (which cannot hold `@Injected`), an actor, a struct (made
+// on the spot, held in a global `let`, or an element of an array), a generic holder and a
+// main-actor class.
 
 /// A key of these tests only, so that its global value reaches no other test.
 private struct LetNameKey: InjectionKey {
@@ -62,9 +63,15 @@ private final class MainActorClient: NameReader {
   func read() -> String { name() }
 }
 
+/// A struct stored in a global `let`, and structs stored in an array: two more places users put
+/// their readers.
+private let globalClient = StructClient()
+private let arrayOfClients = [StructClient(), StructClient()]
+
 /// The shapes, each made by a function so that a test can make one inside or outside a scope.
 enum InjectedLetShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case sendableFinalClass, actor, structure, genericHolder, mainActorClass
+  case sendableFinalClass, actor, structure, globalStruct, arrayElement, genericHolder
+  case mainActorClass
 
   var testDescription: String { rawValue }
 
@@ -73,6 +80,8 @@ enum InjectedLetShape: String, CaseIterable, Sendable, CustomTestStringConvertib
     case .sendableFinalClass: SendableClient()
     case .actor: ActorClient()
     case .structure: StructClient()
+    case .globalStruct: globalClient
+    case .arrayElement: arrayOfClients[1]
     case .genericHolder: GenericHolder(\.letName)
     case .mainActorClass: await MainActorClient()
     }
