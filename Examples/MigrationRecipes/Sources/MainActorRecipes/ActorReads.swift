@@ -36,3 +36,11 @@ actor NotificationInbox {
     await badgeStore.increment()  // the store's methods stay on the main actor
   }
 }
+
+/// A `nonisolated` type cannot hold `@Injected` ("'nonisolated' cannot be applied to mutable
+/// stored properties"); it stores the wrapper as a `let` and calls it.
+nonisolated struct BadgeReader {
+  let badgeStore = Injected(\.badgeStore)
+
+  func store() -> BadgeStore { badgeStore() }
+}

@@ -37,4 +37,16 @@ struct MainActorRecipesTests {
     for index in 0..<messages { await inbox.receive("message \(index)") }
     #expect(InjectedValues[\.badgeStore].count == messages)
   }
+
+  @Test(
+    "A nonisolated type reads the dependency through a stored Injected, off the main actor",
+    .injecting { $0.badgeStore = BadgeStore() }
+  )
+  func nonisolatedReader() async {
+    let mock = InjectedValues[\.badgeStore]
+    let read = await Task.detached { [values = InjectedValues.current] in
+      withInjectedValues(values) { BadgeReader().store() }
+    }.value
+    #expect(read === mock)
+  }
 }
