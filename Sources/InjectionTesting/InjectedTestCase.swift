@@ -73,8 +73,8 @@
     ///
     /// XCTest calls it once per test, on the main thread. The scope's overrides are the ones
     /// ``injectValues(_:)`` sets, on the main actor; called on another thread, this method stops
-    /// the program with a message saying so. An `async` test method runs in a task that XCTest starts from inside this method;
-    /// that task inherits the scope, as any `Task {}` does.
+    /// the program with a message saying so. An `async` test method runs in a task that XCTest
+    /// starts from inside this method; that task inherits the scope, as any `Task {}` does.
     ///
     /// A subclass can open a scope around it; ``injectValues(_:)`` then starts from that scope:
     ///
