@@ -33,5 +33,14 @@ let package = Package(
       ],
       swiftSettings: appSettings
     ),
+    // Tests of the same app in a target without default isolation, as many projects keep them.
+    .testTarget(
+      name: "NonisolatedTests",
+      dependencies: [
+        "MainActorApp",
+        .product(name: "Injection", package: "Injection"),
+        .product(name: "InjectionTesting", package: "Injection"),
+      ]
+    ),
   ]
 )

@@ -123,3 +123,35 @@ public struct Injected<Value>: Sendable {
     InjectedValues._setGlobal(value, through: writable)
   }
 }
+
+// MARK: - Reading a wrapper stored as a constant
+
+extension Injected {
+  /// Reads the dependency as the current task sees it, for a wrapper stored as a `let`.
+  ///
+  /// A `Sendable` class cannot hold a property wrapper, whose storage is a `var`. Store the
+  /// wrapper as a constant instead, and call it where you would read the property; each call
+  /// resolves in the scope active at that call, exactly as reading `@Injected` does:
+  ///
+  /// ```swift
+  /// final class APIClient: Sendable {
+  ///   let greeting = Injected(\.greeting)
+  ///
+  ///   func welcome(_ name: String) -> String { "\(greeting()), \(name)!" }
+  /// }
+  ///
+  /// withInjectedValues { $0.greeting = "Hi" } operation: {
+  ///   APIClient().welcome("Ada")   // "Hi, Ada!"
+  /// }
+  /// ```
+  ///
+  /// The same works in an actor, a struct or a main-actor class, which can also use `@Injected`.
+  /// A wrapper over a main-actor accessor must be called on the main actor.
+  ///
+  /// - Returns: The dependency's value in the current scope: its override, else its global
+  ///   value, else its key's default.
+  @inlinable
+  public func callAsFunction() -> Value {
+    wrappedValue
+  }
+}

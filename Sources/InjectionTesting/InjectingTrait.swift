@@ -17,13 +17,29 @@ public import Testing
 /// closure runs again for every test case, so each one gets fresh mocks, and tests running in
 /// parallel never share them. When a suite and a test both have the trait, the suite's update
 /// runs first and the test's update sees what it set, so `$0.count += 1` builds on the suite.
+/// If the update closure throws, the error fails the test case and its body does not run.
+///
+/// The update closure is isolated to the main actor, so it builds main-actor mocks with their
+/// main-actor initializers, as every class of a module with default main-actor isolation has:
+///
+/// ```swift
+/// @Test("Shows the light theme", .injecting { $0.themeStore = ThemeStore(theme: "light") })
+/// func showsTheLightTheme() async {
+///   #expect(await InjectedValues[\.themeStore].theme == "light")
+/// }
+/// ```
+///
+/// It runs in the test case's task, just before the body, so it sees the values of the traits
+/// applied before it; only the update hops to the main actor, and the body runs with the
+/// isolation it declares. A factory passed to `lazy` in it is `@Sendable`, and so nonisolated:
+/// it runs where the value is first read.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
-  private let update: @Sendable (inout InjectedValues) async throws -> Void
+  private let update: @MainActor @Sendable (inout InjectedValues) async throws -> Void
   private let fileID: StaticString
   private let line: UInt
 
   fileprivate init(
-    update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    update: @escaping @MainActor @Sendable (inout InjectedValues) async throws -> Void,
     fileID: StaticString,
     line: UInt
   ) {
@@ -33,40 +49,9 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
   }
 
   /// Whether the trait applies to the tests of nested suites too; always `true`.
-  ///
-  /// ```swift
-  /// @Suite("Outer", .injecting { $0.count = 1 })
-  /// struct OuterTests {
-  ///   @Suite("Inner")
-  ///   struct InnerTests {
-  ///     @Test("Sees the outer suite's override")
-  ///     func seesTheOuterSuitesOverride() {
-  ///       #expect(InjectedValues[\.count] == 1)
-  ///     }
-  ///   }
-  /// }
-  /// ```
   public var isRecursive: Bool { true }
 
-  /// Runs `function` inside a scope with the overrides that the update closure sets.
-  ///
-  /// The testing library calls this once for each test case; you rarely call it yourself.
-  /// The update closure starts from the values visible here, which hold the overrides of the
-  /// traits applied before this one. If the update closure throws, the error fails the test
-  /// case and `function` does not run.
-  ///
-  /// ```swift
-  /// let trait: InjectingTrait = .injecting { $0.count = 7 }
-  /// try await trait.provideScope(for: Test.current!, testCase: nil) {
-  ///   #expect(InjectedValues[\.count] == 7)
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - test: The test to run.
-  ///   - testCase: The test case to run, if any.
-  ///   - function: The test case's body, with the other traits' scopes.
-  /// - Throws: What the update closure or `function` throws.
+  /// Runs `function`, a test case, inside a scope with the overrides the update closure sets.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
@@ -84,10 +69,13 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
       }
       return
     }
+    // The update runs on the main actor, in this task (so it sees this task's values), and the
+    // test body then runs wherever it would without the trait.
     var values = try await InjectedValues._updatingAsynchronously(
       fileID: fileID,
       line: line,
-      with: update
+      with: update,
+      isolation: MainActor.shared
     )
     // An update that assigns `$0` a whole snapshot must not switch off an enclosing strict mode.
     if values._observer == nil, let observer = outer._observer {
@@ -101,7 +89,8 @@ extension Trait where Self == InjectingTrait {
   /// Returns a trait that runs each test case inside a scope with the overrides that `update`
   /// sets.
   ///
-  /// `update` runs before every test case, in its task, and may suspend and throw:
+  /// `update` runs before every test case, in its task, on the main actor, and may suspend and
+  /// throw:
   ///
   /// ```swift
   /// @Suite("Counting", .injecting { $0.count = 1 })
@@ -124,12 +113,13 @@ extension Trait where Self == InjectingTrait {
   /// attached attribute at the line of the `func` or `struct` keyword, not the attribute's.
   ///
   /// - Parameters:
-  ///   - update: Changes the overrides for the test case. Use its argument only inside it.
+  ///   - update: Changes the overrides for the test case, on the main actor. Use its argument
+  ///     only inside it.
   ///   - fileID: The file recorded as where the overrides were set; leave the default.
   ///   - line: The line recorded as where the overrides were set; leave the default.
   /// - Returns: A trait for `@Test` or `@Suite`.
   public static func injecting(
-    _ update: @escaping @Sendable (inout InjectedValues) async throws -> Void,
+    _ update: @escaping @MainActor @Sendable (inout InjectedValues) async throws -> Void,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {

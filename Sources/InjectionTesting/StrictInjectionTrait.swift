@@ -26,6 +26,9 @@ public import Testing
 ///
 /// Strict mode combines with ``InjectingTrait`` in either order. On a suite, it applies to
 /// every test in it and in its nested suites; a test's own allow-list adds to its suite's.
+/// When a test case starts, the getter of each allowed accessor runs once, on empty values, to
+/// find the keys it reads. Fallbacks read outside the test's task, by a detached task that
+/// re-entered a snapshot of its values, are recorded when the test case ends.
 public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// For each allowed accessor, finds the keys its getter reads.
   private let allowedAccessors: [@Sendable () -> [any InjectionKey.Type]]
@@ -40,39 +43,9 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   }
 
   /// Whether the trait applies to the tests of nested suites too; always `true`.
-  ///
-  /// ```swift
-  /// @Suite("Strict", .strictInjection)
-  /// struct StrictTests {
-  ///   @Suite("Nested")
-  ///   struct NestedTests {
-  ///     @Test("Is strict too", .injecting { $0.count = 1 })
-  ///     func isStrictToo() {
-  ///       #expect(InjectedValues[\.count] == 1)
-  ///     }
-  ///   }
-  /// }
-  /// ```
   public var isRecursive: Bool { true }
 
-  /// Runs `function` in strict mode, then records the fallbacks read outside the test's task.
-  ///
-  /// The testing library calls this once for each test case; you rarely call it yourself.
-  /// The getter of each allowed accessor runs once here, on empty values, to find the keys it
-  /// reads.
-  ///
-  /// ```swift
-  /// let trait: StrictInjectionTrait = .strictInjection
-  /// try await trait.provideScope(for: Test.current!, testCase: nil) {
-  ///   withKnownIssue { _ = InjectedValues[\.count] }  // a fallback to the default
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - test: The test to run.
-  ///   - testCase: The test case to run, if any.
-  ///   - function: The test case's body, with the other traits' scopes.
-  /// - Throws: What `function` throws.
+  /// Runs `function`, a test case, in strict mode.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,

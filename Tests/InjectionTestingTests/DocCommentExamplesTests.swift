@@ -13,9 +13,14 @@ struct DocCommentExamplesTests {
     #expect(Greeter().greet("Ada") == "Hi, Ada")
   }
 
+  // Mirrors the doc comment of `InjectingTrait`, second example.
+  @Test("Shows the light theme", .injecting { $0.themeStore = ThemeStore(theme: "light") })
+  func showsTheLightTheme() async {
+    #expect(await InjectedValues[\.themeStore].theme == "light")
+  }
+
   @Test("InjectingTrait.provideScope(for:testCase:performing:) runs the body in the scope")
   func injectingProvideScope() async throws {
-    // Mirrors the doc comment of `InjectingTrait.provideScope(for:testCase:performing:)`.
     let trait: InjectingTrait = .injecting { $0.count = 7 }
     try await trait.provideScope(for: Test.current!, testCase: nil) {
       #expect(InjectedValues[\.count] == 7)
@@ -34,7 +39,6 @@ struct DocCommentExamplesTests {
 
   @Test("StrictInjectionTrait.provideScope(for:testCase:performing:) reports a fallback")
   func strictProvideScope() async throws {
-    // Mirrors the doc comment of `StrictInjectionTrait.provideScope(for:testCase:performing:)`.
     let trait: StrictInjectionTrait = .strictInjection
     try await trait.provideScope(for: Test.current!, testCase: nil) {
       withKnownIssue { _ = InjectedValues[\.count] }  // a fallback to the default
@@ -65,7 +69,7 @@ struct DocCommentExamplesTests {
   }
 }
 
-// Mirrors the doc comment of `InjectingTrait.isRecursive`.
+// `InjectingTrait.isRecursive`: the trait reaches the tests of nested suites.
 @Suite("Outer", .injecting { $0.count = 1 })
 struct OuterTests {
   @Suite("Inner")
@@ -91,7 +95,7 @@ struct CountingTests {
   }
 }
 
-// Mirrors the doc comment of `StrictInjectionTrait.isRecursive`.
+// `StrictInjectionTrait.isRecursive`: strict mode reaches the tests of nested suites.
 @Suite("Strict", .strictInjection)
 struct StrictTests {
   @Suite("Nested")

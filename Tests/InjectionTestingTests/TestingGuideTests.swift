@@ -94,6 +94,48 @@ struct CheckoutTests {
   }
 }
 
+// Mirrors Docs/Testing.md, "Main-actor mocks".
+/// Main-actor state, as every class of an app with default main-actor isolation is.
+@MainActor
+final class CartBadge {
+  private(set) var count: Int
+
+  init(count: Int) { self.count = count }  // isolated to the main actor, like the class
+
+  func add() { count += 1 }
+}
+
+@MainActor
+struct CartBadgeKey: @MainActor InjectionKey {
+  static let currentValue = CartBadge(count: 0)
+}
+
+@MainActor
+extension InjectedValues {
+  var cartBadge: CartBadge {
+    get { self[CartBadgeKey.self] }
+    set { self[CartBadgeKey.self] = newValue }
+  }
+}
+
+@Suite("Cart badge", .injecting { $0.cartBadge = CartBadge(count: 6) })
+struct CartBadgeTests {
+  @Test("Adds one")
+  @MainActor
+  func addsOne() {
+    InjectedValues[\.cartBadge].add()
+    #expect(InjectedValues[\.cartBadge].count == 7)
+  }
+
+  @Test("Each case starts from the suite's mock", arguments: [1, 2])
+  func startsFromTheSuitesMock(additions: Int) async {
+    await MainActor.run {
+      for _ in 0..<additions { InjectedValues[\.cartBadge].add() }
+      #expect(InjectedValues[\.cartBadge].count == 6 + additions)
+    }
+  }
+}
+
 // Mirrors Docs/Testing.md, "Strict mode", first Swift block.
 @Suite("Profile, strict", .strictInjection(allowing: \.logger))
 struct StrictProfileTests {

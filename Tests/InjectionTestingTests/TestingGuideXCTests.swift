@@ -36,6 +36,20 @@
     }
   }
 
+  // Mirrors Docs/Testing.md, "XCTest", third block.
+  nonisolated final class CartBadgeXCTests: InjectedTestCase {
+    @MainActor
+    override func injectValues(_ values: inout InjectedValues) {
+      values.cartBadge = CartBadge(count: 6)
+    }
+
+    @MainActor
+    func testAddsOne() async {
+      InjectedValues[\.cartBadge].add()
+      XCTAssertEqual(InjectedValues[\.cartBadge].count, 7)
+    }
+  }
+
   // Mirrors Docs/Testing.md, "Migrating from global mocks set in `setUp`", first block.
   final class LegacyProfileXCTests: XCTestCase {
     override func setUp() {

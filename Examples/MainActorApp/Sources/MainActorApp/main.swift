@@ -58,3 +58,4 @@ print(InjectedValues[\.focusCoordinator].focusedStep ?? "none")  // "profile"
 print(await profile.export())  // "- live data", rendered off the main actor
 print(InjectedValues[\.toastCenter].messages)  // ["Report exported"]
 print(ReportArchive().archive(["a", "b"]))
+print(CartScreen().title())  // "Cart (0), dark"

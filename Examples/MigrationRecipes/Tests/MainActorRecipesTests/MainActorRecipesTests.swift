@@ -1,0 +1,52 @@
+import Injection
+import InjectionTesting
+import Testing
+
+@testable import MainActorRecipes
+
+// Isolated to the main actor by default, as the module under test: so are these tests.
+@Suite("The recipes of the migration guide, with default main-actor isolation")
+struct MainActorRecipesTests {
+  @Test("A main-actor singleton is the default of a main-actor key")
+  func mainActorSingleton() {
+    #expect(InjectedValues[\.appState] === SharedAppState.shared)
+  }
+
+  @Test(
+    "Main-actor mocks, built by the trait with their main-actor initializers",
+    .injecting {
+      $0.appState = SharedAppState()
+      $0.sessionStore = SessionStore()
+    }
+  )
+  func mainActorMocks() {
+    InjectedValues[\.appState].logIn()
+    InjectedValues[\.sessionStore].logIn(as: "Ada")
+    #expect(InjectedValues[\.appState].isLoggedIn)
+    #expect(!SharedAppState.shared.isLoggedIn, "the test's own state, not the singleton")
+    #expect(InjectedValues[\.sessionStore].userName == "Ada")
+  }
+
+  @Test(
+    "An actor reads a main-actor service through a nonisolated key",
+    .injecting { $0.badgeStore = BadgeStore() },
+    arguments: [1, 3]
+  )
+  func actorReadsAMainActorService(messages: Int) async {
+    let inbox = NotificationInbox()
+    for index in 0..<messages { await inbox.receive("message \(index)") }
+    #expect(InjectedValues[\.badgeStore].count == messages)
+  }
+
+  @Test(
+    "A nonisolated type reads the dependency through a stored Injected, off the main actor",
+    .injecting { $0.badgeStore = BadgeStore() }
+  )
+  func nonisolatedReader() async {
+    let mock = InjectedValues[\.badgeStore]
+    let read = await Task.detached { [values = InjectedValues.current] in
+      withInjectedValues(values) { BadgeReader().store() }
+    }.value
+    #expect(read === mock)
+  }
+}

@@ -1,0 +1,101 @@
+import Injection
+import InjectionTesting
+import Testing
+
+@testable import Recipes
+
+struct MockSession: Session {
+  let name: String
+  func data(for path: String) async throws -> String { "\(name) \(path)" }
+}
+
+@Suite("The recipes of the migration guide, without default isolation")
+struct RecipesTests {
+  @Test(
+    "A public struct, made Sendable, is overridden by the trait",
+    .injecting { $0.activityValidator = ActivityValidator(minimumLength: 10) }
+  )
+  func publicStruct() {
+    #expect(!InjectedValues[\.activityValidator].isValid("short"))
+  }
+
+  @Test("A main-actor singleton is the default, read on any thread")
+  func mainActorSingleton() async {
+    let offMain = await Task.detached { InjectedValues[\.appState] }.value
+    #expect(offMain === SharedAppState.shared)
+    #expect(InjectedValues[\.appState] === SharedAppState.shared)
+  }
+
+  @Test(
+    "A Sendable final class reads the caller's scope on every call",
+    .injecting { $0.session = MockSession(name: "suite") }
+  )
+  func sendableFinalClass() async throws {
+    let client = APIClient()
+    #expect(try await client.profile() == "suite /profile")
+    let scoped = try await withInjectedValues {
+      $0.session = MockSession(name: "inner")
+    } operation: {
+      try await client.profile()
+    }
+    #expect(scoped == "inner /profile")
+    #expect(try await client.profile() == "suite /profile")
+  }
+
+  @Test(
+    "An actor reads a main-actor service through a nonisolated key",
+    .injecting { $0.appState = SharedAppState() }
+  )
+  func actorReadsAMainActorService() async {
+    #expect(await !SyncEngine().syncIfLoggedIn())
+    await InjectedValues[\.appState].logIn()
+    #expect(await SyncEngine().syncIfLoggedIn())
+    #expect(await !SharedAppState.shared.isLoggedIn, "the test's own state, not the singleton")
+  }
+
+  @Test(
+    "@Observable and lazy-var classes with a nonisolated init are defaults and mocks",
+    .injecting { $0.sessionStore = SessionStore() }
+  )
+  func observableClasses() async {
+    let defaultCache = await Task.detached { InjectedValues[\.thumbnailCache] }.value
+    #expect(defaultCache === InjectedValues[\.thumbnailCache])
+    await InjectedValues[\.sessionStore].logIn(as: "Ada")
+    #expect(await InjectedValues[\.sessionStore].userName == "Ada")
+  }
+
+  @Test(
+    "Non-final mocks: subclasses stand in for their base class",
+    .injecting {
+      $0.apiRepo = EmptyNetworkProvider(items: ["ignored"])
+      $0.bannerPresenter = SilentBannerPresenter()
+    }
+  )
+  @MainActor
+  func nonFinalMocks() {
+    #expect(InjectedValues[\.apiRepo].items() == [])
+    InjectedValues[\.bannerPresenter].present("hello")
+    let presenter = InjectedValues[\.bannerPresenter] as? MockBannerPresenter
+    #expect(presenter?.presented == [])
+  }
+
+  @Test(
+    "A class with mutable state behind a lock is shared by the scope's tasks",
+    .injecting { $0.tokenStore = TokenStore() }
+  )
+  func mutableState() async {
+    let stubbed = MockedNetworkProvider()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<50 {
+        group.addTask {
+          InjectedValues[\.tokenStore].token = "token \(index)"
+          stubbed.stub(["item \(index)"])
+        }
+      }
+    }
+    #expect(InjectedValues[\.tokenStore].token?.hasPrefix("token ") == true)
+    #expect(stubbed.items().count == 1)
+    let unscoped = await Task.detached { InjectedValues[\.tokenStore] }.value
+    #expect(InjectedValues[\.tokenStore] !== unscoped, "the test's own store")
+  }
+}
