@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export INJECTION_MODEL_SCOPES="${INJECTION_MODEL_SCOPES:-100000}"
-swift test -c release --scratch-path .build/release-tests --filter 'ModelTests' 2>&1 \
+swift test -c release --scratch-path .build/release-tests --filter 'ModelTests|CurrentInUpdateClosureTests' 2>&1 \
   | grep -E "Model:|✘|Test run|error" 

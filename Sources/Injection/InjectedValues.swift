@@ -95,6 +95,7 @@ public struct InjectedValues: Sendable {
       self.site = site
       let next = head?.layer == site.layer ? _unlinking(Self._key(Key.self)) : head
       head = Box<Key>(newValue, next: next, site: site)
+      _keepAliveWhileBuilding()
     }
   }
 
@@ -194,7 +195,11 @@ public struct InjectedValues: Sendable {
   /// A snapshot holds overrides only; global values and defaults are still looked up when a
   /// key is read. Inside an update closure, `current` is a copy of the values being built.
   public static var current: InjectedValues {
-    if let values = _valuesBeingBuilt { return values.pointee }
+    if let values = _valuesBeingBuilt {
+      let copy = values.pointee
+      _keepAlive(copy.head)
+      return copy
+    }
     return InjectedValues(head: _resolvedHead)
   }
 

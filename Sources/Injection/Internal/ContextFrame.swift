@@ -40,6 +40,9 @@ struct ContextFrame {
   @usableFromInline let owner: UInt
   /// For `update` frames, the values the update closure builds.
   @usableFromInline let values: UnsafeMutablePointer<InjectedValues>?
+  /// For `update` frames of `withInjectedValues`, what keeps alive the chains built while the
+  /// closure runs (see `KeepAlive`).
+  @usableFromInline let keepAlive: UnsafeMutablePointer<KeepAlive>?
   /// For `reading` frames, the chain that reads see.
   @usableFromInline let head: Unmanaged<Node>?
   /// For `reading` frames, the key being created, if any.
@@ -53,6 +56,7 @@ struct ContextFrame {
     _ kind: Kind,
     owner: UInt = 0,
     values: UnsafeMutablePointer<InjectedValues>? = nil,
+    keepAlive: UnsafeMutablePointer<KeepAlive>? = nil,
     head: Node? = nil,
     creating: (any InjectionKey.Type)? = nil,
     probe: UnsafeMutablePointer<KeyProbe>? = nil,
@@ -61,6 +65,7 @@ struct ContextFrame {
     self.kind = kind
     self.owner = owner
     self.values = values
+    self.keepAlive = keepAlive
     self.head = head.map { Unmanaged.passUnretained($0) }
     self.creating = creating
     self.probe = probe
@@ -169,4 +174,24 @@ struct KeyProbe {
     if first == nil { first = (key, valueType) }
     if recordsAll { keys.append(key) }
   }
+}
+
+/// The chains built while an update closure runs, kept alive until it returns.
+///
+/// The closure holds the values being built as `inout $0`, and the library reaches the same
+/// memory through the frame (reads, `InjectedValues.current`, seed-style setters). Swift assumes
+/// that nothing else touches an `inout` argument, so for `$0 = expression` an optimized build may
+/// release `$0`'s old value before it evaluates the expression; if the expression reads the
+/// values being built through the frame (`$0 = InjectedValues.current`), it would read a chain
+/// just freed. Every chain the library builds or hands out in the closure is therefore also held
+/// here, so the memory behind `$0` always refers to live nodes until the closure returns.
+@usableFromInline
+struct KeepAlive {
+  /// The latest chain of the values being built, as the library last wrote it.
+  @usableFromInline var building: Node?
+  /// Chains of other values written in the closure, and copies handed out by `current`, which
+  /// the closure may assign to `$0`.
+  @usableFromInline var others: [Node] = []
+
+  @inlinable init(_ head: Node?) { building = head }
 }

@@ -29,16 +29,20 @@ extension InjectedValues {
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
     var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
-    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
-      let frame = ContextFrame(
-        .update,
-        owner: ContextFrame.currentTask,
-        values: pointer,
-        previous: injection_context_get()
-      )
-      try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
+    var keepAlive = KeepAlive(values.head)
+    try withUnsafeMutablePointer(to: &keepAlive) { (keepAlive) throws(Failure) in
+      try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
+        let frame = ContextFrame(
+          .update,
+          owner: ContextFrame.currentTask,
+          values: pointer,
+          keepAlive: keepAlive,
+          previous: injection_context_get()
+        )
+        try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
+      }
     }
-    return values
+    return withExtendedLifetime(keepAlive) { values }
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

@@ -24,6 +24,47 @@ extension InjectedValues {
     self.site = site
     let next = head?.layer == site.layer ? _unlinking(key) : head
     head = makeBox(next, site)
+    _keepAliveWhileBuilding()
+  }
+
+  // MARK: - Keeping chains alive while an update closure runs
+
+  /// After a write to this value: if an update closure runs on this thread, keeps the chain
+  /// alive until it returns (see `KeepAlive`): as the values being built if this value is them,
+  /// else as a value the closure may assign to `$0`.
+  @inlinable @inline(__always)
+  mutating func _keepAliveWhileBuilding() {
+    guard let frame = ContextFrame.top else {
+      if let head { Self._keepAliveInAsynchronousUpdate(head, writtenTo: &self) }
+      return
+    }
+    guard let keepAlive = frame.pointee.keepAlive else { return }
+    if withUnsafeMutablePointer(to: &self, { $0 == frame.pointee.values }) {
+      keepAlive.pointee.building = head
+    } else if let head {
+      keepAlive.pointee.others.append(head)
+    }
+  }
+
+  /// Keeps `head` alive until the update closure running on this thread returns, if any.
+  @usableFromInline
+  static func _keepAlive(_ head: Node?) {
+    guard let head else { return }
+    if let frame = ContextFrame.top {
+      frame.pointee.keepAlive?.pointee.others.append(head)
+    } else if let marker = _storage.get(), marker.key == Node.markerKind {
+      unsafeDowncast(marker, to: UpdateMarker.self).keepAlive(head, building: false)
+    }
+  }
+
+  /// `_keepAliveWhileBuilding` for an asynchronous update closure, which has no frame.
+  @usableFromInline
+  static func _keepAliveInAsynchronousUpdate(_ head: Node, writtenTo values: inout InjectedValues) {
+    guard let node = _storage.get(), node.key == Node.markerKind else { return }
+    let marker = unsafeDowncast(node, to: UpdateMarker.self)  // the only node of its kind
+    guard let building = marker.valuesOfCurrentTask else { return }
+    let isBuilding = withUnsafeMutablePointer(to: &values) { $0 == building }
+    marker.keepAlive(head, building: isBuilding)
   }
 
   /// Prepares this value's own overrides (those at the top of the chain, of its layer) for a new

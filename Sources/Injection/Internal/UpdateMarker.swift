@@ -10,8 +10,8 @@ import CInjectionSupport
 /// returned, the marker is transparent: lookups continue below it, and the values being built are
 /// never touched.
 final class UpdateMarker: Node, @unchecked Sendable {
-  // Safe: as `Node`; `values` is dereferenced only by the task that owns it, while its update
-  // runs; `activeWord` is read and written atomically.
+  // Safe: as `Node`; `values` and `kept` are used only by the task that owns them, while its
+  // update runs; `activeWord` is read and written atomically.
   /// The values being built; valid only while `isActive`.
   let values: UnsafeMutablePointer<InjectedValues>
   /// The task running the update closure (`ContextFrame.currentTask`).
@@ -40,8 +40,19 @@ final class UpdateMarker: Node, @unchecked Sendable {
     return values
   }
 
+  /// The chains built while the update closure runs (see `KeepAlive`); touched by the owner
+  /// only, while the closure runs.
+  private var kept = KeepAlive(nil)
+
+  /// Keeps `head` alive until the update closure returns: as the values being built, or as
+  /// another value the closure may assign to `$0`.
+  func keepAlive(_ head: Node, building: Bool) {
+    if building { kept.building = head } else { kept.others.append(head) }
+  }
+
   /// Ends the marker's role; called by the owner when the update closure returns or throws.
   func deactivate() {
+    kept = KeepAlive(nil)
     injection_store_release(activeWord, 0)
   }
 

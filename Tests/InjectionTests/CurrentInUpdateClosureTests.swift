@@ -1,0 +1,69 @@
+import Testing
+
+@testable import Injection
+
+// `$0 = InjectedValues.current`, and `$0 = f()` where `f` reads the values being built, in one
+// update closure, again and again. An optimized build may release `$0`'s old value before it
+// evaluates the right-hand side; the values being built stay alive until the closure returns
+// (see `KeepAlive`), so every write is kept and nothing is read after it was freed.
+// `.ci/model-long.sh` runs this suite in a release build too.
+
+private struct FirstKey: InjectionKey { static let currentValue = 0 }
+private struct SecondKey: InjectionKey { static let currentValue = 0 }
+
+extension InjectedValues {
+  fileprivate var first: Int {
+    get { self[FirstKey.self] }
+    set { self[FirstKey.self] = newValue }
+  }
+
+  fileprivate var second: Int {
+    get { Self[SecondKey.self] }
+    set { Self[SecondKey.self] = newValue }
+  }
+}
+
+/// A value built from the values being built, as a helper function would build it.
+private func prepared(first: Int) -> InjectedValues {
+  var values = InjectedValues.current
+  values.first = first
+  return values
+}
+
+@Suite("Assigning the values being built to $0")
+struct CurrentInUpdateClosureTests {
+  @Test("$0 = InjectedValues.current and $0 = f() between writes of both styles keep every write")
+  func assigningCurrentKeepsEveryWrite() {
+    var wrong = 0
+    for round in 0..<20_000 {
+      let seen = withInjectedValues {
+        $0.first = round
+        $0 = InjectedValues.current
+        $0.second = round + 1
+        $0 = InjectedValues.current
+        $0 = prepared(first: round + 5)
+        $0 = InjectedValues.current
+        $0.second = round + 3
+      } operation: {
+        (InjectedValues[\.first], InjectedValues[\.second])
+      }
+      if seen != (round + 5, round + 3) { wrong += 1 }
+    }
+    #expect(wrong == 0)
+  }
+
+  @Test("The same in an asynchronous update closure, across suspensions")
+  func assigningCurrentAsynchronously() async throws {
+    for round in 0..<200 {
+      let values = try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: #line) {
+        $0.first = round
+        await Task.yield()
+        $0 = InjectedValues.current
+        $0.second = round + 1
+        $0 = InjectedValues.current
+      }
+      #expect(values[FirstKey.self] == round)
+      #expect(values[SecondKey.self] == round + 1)
+    }
+  }
+}
