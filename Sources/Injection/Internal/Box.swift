@@ -13,7 +13,8 @@ struct OverrideSite: Sendable {
     case global
   }
 
-  /// The address and length of the `#fileID` of a scope: a string literal, never freed.
+  /// The address and length of the `#fileID` of a scope: a string literal, never freed. For the
+  /// other kinds, which have no file, `fileLength` holds the depth instead (see `depth`).
   @usableFromInline let fileStart: UInt
   @usableFromInline let fileLength: UInt32
   @usableFromInline let line: UInt32
@@ -23,25 +24,22 @@ struct OverrideSite: Sendable {
   /// never do, so that neither takes the other's overrides (values built on first use
   /// included) for its own.
   @usableFromInline let layer: UInt32
-  /// How many scopes deep the writes are: a scope's depth, or for a snapshot, that of the chain
-  /// its writes start from.
-  @usableFromInline let depthValue: UInt32
 
   /// The layer of nodes that no value writes: indexes that end a chain, observers, markers.
   @usableFromInline static let noLayer = UInt32.max
 
   @inlinable
   init(_ kind: Kind, depth: Int, fileID: StaticString = "", line: UInt = 0) {
+    let depth = UInt32(truncatingIfNeeded: depth)
     fileStart = kind == .scope ? UInt(bitPattern: fileID.utf8Start) : 0
-    fileLength = UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)
+    fileLength = kind == .scope ? UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount) : depth
     self.line = UInt32(truncatingIfNeeded: line)
-    depthValue = UInt32(truncatingIfNeeded: depth)
-    let identity = kind == .snapshot ? injection_next_snapshot_layer() : depthValue
+    let identity = kind == .snapshot ? injection_next_snapshot_layer() : depth
     layer = identity << 2 | kind.rawValue
   }
 
   @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
-  @inlinable var depth: Int { Int(depthValue) }
+  @inlinable var depth: Int { Int(kind == .scope ? layer >> 2 : fileLength) }
 
   /// The site of writes to a snapshot whose chain starts at `head`.
   @inlinable

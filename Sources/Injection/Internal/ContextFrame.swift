@@ -40,9 +40,6 @@ struct ContextFrame {
   @usableFromInline let owner: UInt
   /// For `update` frames, the values the update closure builds.
   @usableFromInline let values: UnsafeMutablePointer<InjectedValues>?
-  /// For `update` frames of `withInjectedValues`, what keeps alive the chains built while the
-  /// closure runs (see `KeepAlive`).
-  @usableFromInline let keepAlive: UnsafeMutablePointer<KeepAlive>?
   /// For `reading` frames, the chain that reads see.
   @usableFromInline let head: Unmanaged<Node>?
   /// For `reading` frames, the key being created, if any.
@@ -56,7 +53,6 @@ struct ContextFrame {
     _ kind: Kind,
     owner: UInt = 0,
     values: UnsafeMutablePointer<InjectedValues>? = nil,
-    keepAlive: UnsafeMutablePointer<KeepAlive>? = nil,
     head: Node? = nil,
     creating: (any InjectionKey.Type)? = nil,
     probe: UnsafeMutablePointer<KeyProbe>? = nil,
@@ -65,7 +61,6 @@ struct ContextFrame {
     self.kind = kind
     self.owner = owner
     self.values = values
-    self.keepAlive = keepAlive
     self.head = head.map { Unmanaged.passUnretained($0) }
     self.creating = creating
     self.probe = probe
@@ -125,6 +120,14 @@ struct ContextFrame {
     withUnsafeCurrentTask { unsafeBitCast($0, to: UInt.self) }
   }
 
+  /// For `update` frames, where the latest chain built while the closure runs is kept alive:
+  /// beside `values`, in their `UpdateStorage`.
+  @inlinable
+  var keptSlot: UnsafeMutablePointer<Node?>? {
+    guard kind == .update, let values else { return nil }
+    return UpdateStorage.keptSlot(beside: values)
+  }
+
   /// The frame below this one.
   var below: UnsafeMutablePointer<ContextFrame>? {
     previous?.assumingMemoryBound(to: ContextFrame.self)
@@ -176,22 +179,46 @@ struct KeyProbe {
   }
 }
 
-/// The chains built while an update closure runs, kept alive until it returns.
+/// What a synchronous update closure builds, on the stack of `withInjectedValues`: the values,
+/// which the closure holds as `$0`, and the latest chain built while it runs, kept alive until it
+/// returns.
 ///
-/// The closure holds the values being built as `inout $0`, and the library reaches the same
-/// memory through the frame (reads, `InjectedValues.current`, seed-style setters). Swift assumes
-/// that nothing else touches an `inout` argument, so for `$0 = expression` an optimized build may
-/// release `$0`'s old value before it evaluates the expression; if the expression reads the
-/// values being built through the frame (`$0 = InjectedValues.current`), it would read a chain
-/// just freed. Every chain the library builds or hands out in the closure is therefore also held
-/// here, so the memory behind `$0` always refers to live nodes until the closure returns.
+/// The library reaches `$0`'s memory through the frame (reads, `InjectedValues.current`,
+/// seed-style setters). Swift assumes that nothing else touches an `inout` argument, so for
+/// `$0 = expression` an optimized build may release `$0`'s old value before it evaluates the
+/// expression; if the expression reads the values being built through the frame
+/// (`$0 = InjectedValues.current`), it would read a chain just freed. So every chain the library
+/// writes, or hands out through `current`, while an update closure runs on this thread is also
+/// held in `kept` until the next one: `$0`'s memory always refers to live nodes. (A value the
+/// closure derives from the values being built links to their chain, so holding its chain holds
+/// theirs.) An asynchronous update closure's `UpdateMarker` does the same.
 @usableFromInline
-struct KeepAlive {
-  /// The latest chain of the values being built, as the library last wrote it.
-  @usableFromInline var building: Node?
-  /// Chains of other values written in the closure, and copies handed out by `current`, which
-  /// the closure may assign to `$0`.
-  @usableFromInline var others: [Node] = []
+struct UpdateStorage {
+  @usableFromInline var values: InjectedValues
+  @usableFromInline var kept: Node?
 
-  @inlinable init(_ head: Node?) { building = head }
+  @inlinable init(_ values: InjectedValues) {
+    self.values = values
+    self.kept = nil
+  }
+
+  /// Runs `body` with pointers to the values and to the kept chain.
+  @inlinable
+  mutating func withPointers<Result, Failure: Error>(
+    _ body: (UnsafeMutablePointer<InjectedValues>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withUnsafeMutablePointer(to: &self) { (storage) throws(Failure) -> Result in
+      let values = UnsafeMutableRawPointer(storage) + MemoryLayout<Self>.offset(of: \.values)!
+      return try body(values.assumingMemoryBound(to: InjectedValues.self))
+    }
+  }
+
+  /// The kept chain of the storage whose values are at `values`.
+  @inlinable
+  static func keptSlot(
+    beside values: UnsafeMutablePointer<InjectedValues>
+  ) -> UnsafeMutablePointer<Node?> {
+    let distance = MemoryLayout<Self>.offset(of: \.kept)! - MemoryLayout<Self>.offset(of: \.values)!
+    return (UnsafeMutableRawPointer(values) + distance).assumingMemoryBound(to: Node?.self)
+  }
 }

@@ -28,21 +28,19 @@ extension InjectedValues {
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
-    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
-    var keepAlive = KeepAlive(values.head)
-    try withUnsafeMutablePointer(to: &keepAlive) { (keepAlive) throws(Failure) in
-      try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
-        let frame = ContextFrame(
-          .update,
-          owner: ContextFrame.currentTask,
-          values: pointer,
-          keepAlive: keepAlive,
-          previous: injection_context_get()
-        )
-        try ContextFrame.with(frame) { () throws(Failure) in try update(&pointer.pointee) }
-      }
+    var storage = UpdateStorage(InjectedValues(updating: _resolvedHead, fileID: fileID, line: line))
+    try storage.withPointers { (values) throws(Failure) in
+      let frame = ContextFrame(
+        .update,
+        owner: ContextFrame.currentTask,
+        values: values,
+        previous: injection_context_get()
+      )
+      try ContextFrame.with(frame) { () throws(Failure) in try update(&values.pointee) }
     }
-    return withExtendedLifetime(keepAlive) { values }
+    var values = InjectedValues(head: nil)
+    swap(&values, &storage.values)  // moved out, not copied
+    return values
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

@@ -40,19 +40,18 @@ final class UpdateMarker: Node, @unchecked Sendable {
     return values
   }
 
-  /// The chains built while the update closure runs (see `KeepAlive`); touched by the owner
-  /// only, while the closure runs.
-  private var kept = KeepAlive(nil)
+  /// The latest chain built while the update closure runs (see `UpdateStorage`); touched by
+  /// the owner only, while the closure runs.
+  private var kept: Node?
 
-  /// Keeps `head` alive until the update closure returns: as the values being built, or as
-  /// another value the closure may assign to `$0`.
-  func keepAlive(_ head: Node, building: Bool) {
-    if building { kept.building = head } else { kept.others.append(head) }
+  /// Keeps `head` alive until the next call, or until the update closure returns.
+  func keepAlive(_ head: Node) {
+    kept = head
   }
 
   /// Ends the marker's role; called by the owner when the update closure returns or throws.
   func deactivate() {
-    kept = KeepAlive(nil)
+    kept = nil
     injection_store_release(activeWord, 0)
   }
 
