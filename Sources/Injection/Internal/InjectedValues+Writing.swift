@@ -29,21 +29,17 @@ extension InjectedValues {
 
   // MARK: - Keeping chains alive while an update closure runs
 
-  /// After a write to this value: if an update closure runs on this thread, keeps the chain
-  /// alive until it returns (see `KeepAlive`): as the values being built if this value is them,
-  /// else as a value the closure may assign to `$0`.
+  /// After a write to this value: if an update closure runs on this thread, keeps this chain
+  /// alive until the next write or until the closure returns (see `UpdateStorage`), whichever
+  /// value was written: one that the closure derives from the values being built links to their
+  /// chain, so keeping its chain keeps theirs.
   @inlinable @inline(__always)
   mutating func _keepAliveWhileBuilding() {
     guard let frame = ContextFrame.top else {
-      if let head { Self._keepAliveInAsynchronousUpdate(head, writtenTo: &self) }
+      if let head { Self._keepAliveInAsynchronousUpdate(head) }
       return
     }
-    guard let keepAlive = frame.pointee.keepAlive else { return }
-    if withUnsafeMutablePointer(to: &self, { $0 == frame.pointee.values }) {
-      keepAlive.pointee.building = head
-    } else if let head {
-      keepAlive.pointee.others.append(head)
-    }
+    frame.pointee.keptSlot?.pointee = head
   }
 
   /// Keeps `head` alive until the update closure running on this thread returns, if any.
@@ -51,20 +47,18 @@ extension InjectedValues {
   static func _keepAlive(_ head: Node?) {
     guard let head else { return }
     if let frame = ContextFrame.top {
-      frame.pointee.keepAlive?.pointee.others.append(head)
-    } else if let marker = _storage.get(), marker.key == Node.markerKind {
-      unsafeDowncast(marker, to: UpdateMarker.self).keepAlive(head, building: false)
+      frame.pointee.keptSlot?.pointee = head
+    } else {
+      _keepAliveInAsynchronousUpdate(head)
     }
   }
 
   /// `_keepAliveWhileBuilding` for an asynchronous update closure, which has no frame.
   @usableFromInline
-  static func _keepAliveInAsynchronousUpdate(_ head: Node, writtenTo values: inout InjectedValues) {
+  static func _keepAliveInAsynchronousUpdate(_ head: Node) {
     guard let node = _storage.get(), node.key == Node.markerKind else { return }
     let marker = unsafeDowncast(node, to: UpdateMarker.self)  // the only node of its kind
-    guard let building = marker.valuesOfCurrentTask else { return }
-    let isBuilding = withUnsafeMutablePointer(to: &values) { $0 == building }
-    marker.keepAlive(head, building: isBuilding)
+    if marker.valuesOfCurrentTask != nil { marker.keepAlive(head) }
   }
 
   /// Prepares this value's own overrides (those at the top of the chain, of its layer) for a new
@@ -174,9 +168,10 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    var scratch = InjectedValues()
-    scratch.site = OverrideSite(.global, depth: 0)
-    withUnsafeMutablePointer(to: &scratch) { pointer in
+    // In an `UpdateStorage`, as the values of every update frame are (see `keptSlot`).
+    var storage = UpdateStorage(InjectedValues())
+    storage.values.site = OverrideSite(.global, depth: 0)
+    storage.withPointers { pointer in
       let frame = ContextFrame(
         .update,
         owner: ContextFrame.currentTask,
@@ -185,6 +180,7 @@ extension InjectedValues {
       )
       ContextFrame.with(frame) { pointer.pointee[keyPath: keyPath] = value }
     }
+    let scratch = storage.values
     for box in scratch.ownBoxes.reversed() {
       let replaced = GlobalValues.setBox(box, for: box.key)
       withExtendedLifetime(replaced) {}
