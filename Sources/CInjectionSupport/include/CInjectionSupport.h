@@ -54,4 +54,44 @@ static inline void *injection_context_get(void) { return injection_thread_contex
 /// Makes `frame` (or NULL) the current thread's innermost context frame.
 static inline void injection_context_set(void *frame) { injection_thread_context = frame; }
 
+// MARK: - Chains of keys being created, per thread (debug builds)
+//
+// Each thread that creates a default (or a value built on first use) owns a record of the keys it
+// is creating, outermost first, found through a thread-local pointer. Its owner writes it; any
+// thread may read it, which is how cycle detection sees waits across threads without a lock.
+// Records are allocated once per thread, linked into a list that only grows by CAS, and handed
+// to a new thread once their thread has exited, so the list is as long as the most threads that
+// ever created defaults at once. See `CycleDetection.swift`.
+
+/// How many keys a record holds; a deeper chain is counted but not recorded.
+#define INJECTION_CHAIN_CAPACITY 32
+
+/// One thread's record of the keys it is creating; opaque, used only through these functions.
+typedef struct injection_chain injection_chain;
+
+/// Records that the current thread starts creating `key` (the address of its metadata), for
+/// `cell` (0 for a key's default). Returns 1 if this call gave the thread its record, 0 if it
+/// had one, -1 if no record could be allocated (nothing is then recorded, until a later call
+/// succeeds).
+int injection_chain_push(uintptr_t key, uintptr_t cell);
+
+/// Records that the current thread has finished creating its innermost key.
+void injection_chain_pop(void);
+
+/// The first record of the list (the most recently allocated), or NULL.
+injection_chain *injection_chain_first(void);
+
+/// The record after `chain` in the list, or NULL.
+injection_chain *injection_chain_next(injection_chain *chain);
+
+/// Copies the keys and cells of `chain` (at most `INJECTION_CHAIN_CAPACITY` of each), outermost
+/// first, and its sequence number, which changes with every push and pop. Returns the depth of
+/// the chain (which may exceed the capacity), 0 for a record no thread owns, or -1 if its owner
+/// was changing it: the copy is then not consistent.
+long injection_chain_read(
+    injection_chain *chain, uintptr_t *keys, uintptr_t *cells, uintptr_t *sequence);
+
+/// Runs `body` on a new detached thread; returns 0 on success, as `pthread_create` does.
+int injection_start_thread(void (*body)(void));
+
 #endif

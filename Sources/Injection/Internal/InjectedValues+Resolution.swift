@@ -94,8 +94,8 @@ extension InjectedValues {
     _ body: () -> Result
   ) -> Result {
     #if DEBUG
-      let thread = CycleDetection.enter(key, cell: cell)
-      defer { CycleDetection.leave(thread) }
+      CycleDetection.enter(key, cell: cell)
+      defer { CycleDetection.leave() }
     #endif
     return body()
   }

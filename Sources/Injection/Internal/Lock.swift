@@ -47,6 +47,24 @@ final class Lock: @unchecked Sendable {
     pthread_cond_wait(condition, mutex)
   }
 
+  /// A moment to stop waiting at, on the clock that `wait(until:)` uses.
+  struct Deadline {
+    fileprivate var time: timespec
+
+    /// The moment `seconds` from now.
+    init(afterSeconds seconds: Int) {
+      time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      time.tv_sec += seconds
+    }
+  }
+
+  /// Like `wait()`, but gives up at `deadline`: returns `false` if the deadline passed first.
+  func wait(until deadline: Deadline) -> Bool {
+    var time = deadline.time
+    return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+  }
+
   /// Wakes every thread waiting in `wait()`.
   func wakeAll() {
     pthread_cond_broadcast(condition)

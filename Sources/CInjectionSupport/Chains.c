@@ -1,0 +1,140 @@
+#include "CInjectionSupport.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+// The record of one thread. The owner writes every field but `next` with relaxed stores, framed
+// by `sequence` as a sequence lock: odd while it writes, even once done; a reader that loads the
+// same even value before and after copying has a consistent copy.
+struct injection_chain {
+  _Atomic(uintptr_t) sequence;
+  _Atomic(uintptr_t) depth;
+  _Atomic(uintptr_t) keys[INJECTION_CHAIN_CAPACITY];
+  _Atomic(uintptr_t) cells[INJECTION_CHAIN_CAPACITY];
+  // 1 while a thread owns the record, 0 once its thread has exited.
+  _Atomic(uintptr_t) owned;
+  // Written once, before the record is linked in.
+  _Atomic(injection_chain *) next;
+};
+
+static _Atomic(injection_chain *) chains = NULL;
+static _Thread_local injection_chain *own_chain = NULL;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+// Runs when a thread that owns a record exits: the record is free for the next new thread.
+static void release_chain(void *chain) {
+  injection_chain *record = chain;
+  own_chain = NULL;  // a read by a later destructor of this thread claims a record again
+  atomic_store_explicit(&record->depth, 0, memory_order_relaxed);
+  atomic_store_explicit(&record->owned, 0, memory_order_release);
+}
+
+static void make_exit_key(void) { pthread_key_create(&exit_key, release_chain); }
+
+// Gives the current thread a record: a free one of the list, else a new one.
+static injection_chain *claim_chain(void) {
+  pthread_once(&exit_key_once, make_exit_key);
+  injection_chain *record = atomic_load_explicit(&chains, memory_order_acquire);
+  for (; record; record = atomic_load_explicit(&record->next, memory_order_acquire)) {
+    uintptr_t free = 0;
+    if (atomic_load_explicit(&record->owned, memory_order_relaxed) == 0 &&
+        atomic_compare_exchange_strong_explicit(
+            &record->owned, &free, 1, memory_order_acquire, memory_order_relaxed)) {
+      break;
+    }
+  }
+  if (!record) {
+    record = calloc(1, sizeof(injection_chain));
+    if (!record) return NULL;
+    atomic_store_explicit(&record->owned, 1, memory_order_relaxed);
+    injection_chain *head = atomic_load_explicit(&chains, memory_order_relaxed);
+    do {
+      atomic_store_explicit(&record->next, head, memory_order_relaxed);
+    } while (!atomic_compare_exchange_weak_explicit(
+        &chains, &head, record, memory_order_release, memory_order_relaxed));
+  }
+  if (pthread_setspecific(exit_key, record) != 0) {
+    atomic_store_explicit(&record->owned, 0, memory_order_release);
+    return NULL;
+  }
+  own_chain = record;
+  return record;
+}
+
+// Starts a change of the current thread's record; returns the sequence number to end it with.
+static inline uintptr_t begin_change(injection_chain *record) {
+  uintptr_t sequence = atomic_load_explicit(&record->sequence, memory_order_relaxed);
+  atomic_store_explicit(&record->sequence, sequence + 1, memory_order_relaxed);
+  atomic_thread_fence(memory_order_release);
+  return sequence + 2;
+}
+
+int injection_chain_push(uintptr_t key, uintptr_t cell) {
+  int claimed = 0;
+  injection_chain *record = own_chain;
+  if (!record) {
+    record = claim_chain();
+    if (!record) return -1;
+    claimed = 1;
+  }
+  uintptr_t end = begin_change(record);
+  uintptr_t depth = atomic_load_explicit(&record->depth, memory_order_relaxed);
+  if (depth < INJECTION_CHAIN_CAPACITY) {
+    atomic_store_explicit(&record->keys[depth], key, memory_order_relaxed);
+    atomic_store_explicit(&record->cells[depth], cell, memory_order_relaxed);
+  }
+  atomic_store_explicit(&record->depth, depth + 1, memory_order_relaxed);
+  atomic_store_explicit(&record->sequence, end, memory_order_release);
+  return claimed;
+}
+
+void injection_chain_pop(void) {
+  injection_chain *record = own_chain;
+  if (!record) return;  // its push could not allocate a record
+  uintptr_t depth = atomic_load_explicit(&record->depth, memory_order_relaxed);
+  if (depth == 0) return;  // likewise, for a push before a later one claimed the record
+  uintptr_t end = begin_change(record);
+  atomic_store_explicit(&record->depth, depth - 1, memory_order_relaxed);
+  atomic_store_explicit(&record->sequence, end, memory_order_release);
+}
+
+injection_chain *injection_chain_first(void) {
+  return atomic_load_explicit(&chains, memory_order_acquire);
+}
+
+injection_chain *injection_chain_next(injection_chain *chain) {
+  return atomic_load_explicit(&chain->next, memory_order_acquire);
+}
+
+long injection_chain_read(
+    injection_chain *chain, uintptr_t *keys, uintptr_t *cells, uintptr_t *sequence) {
+  uintptr_t before = atomic_load_explicit(&chain->sequence, memory_order_acquire);
+  if (before & 1) return -1;
+  if (atomic_load_explicit(&chain->owned, memory_order_relaxed) == 0) return 0;
+  uintptr_t depth = atomic_load_explicit(&chain->depth, memory_order_relaxed);
+  uintptr_t count = depth < INJECTION_CHAIN_CAPACITY ? depth : INJECTION_CHAIN_CAPACITY;
+  for (uintptr_t index = 0; index < count; index++) {
+    keys[index] = atomic_load_explicit(&chain->keys[index], memory_order_relaxed);
+    cells[index] = atomic_load_explicit(&chain->cells[index], memory_order_relaxed);
+  }
+  atomic_thread_fence(memory_order_acquire);
+  if (atomic_load_explicit(&chain->sequence, memory_order_relaxed) != before) return -1;
+  *sequence = before;
+  return (long)depth;
+}
+
+static void *run_body(void *body) {
+  ((void (*)(void))body)();
+  return NULL;
+}
+
+int injection_start_thread(void (*body)(void)) {
+  pthread_t thread;
+  pthread_attr_t attributes;
+  if (pthread_attr_init(&attributes) != 0) return -1;
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  int status = pthread_create(&thread, &attributes, run_body, (void *)body);
+  pthread_attr_destroy(&attributes);
+  return status;
+}
