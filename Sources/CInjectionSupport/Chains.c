@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 // The record of one thread. The owner writes every field but `next` with relaxed stores, framed
 // by `sequence` as a sequence lock: odd while it writes, even once done; a reader that loads the
@@ -15,7 +16,7 @@ struct injection_chain {
   _Atomic(uintptr_t) owned;
   // Written once, before the record is linked in.
   _Atomic(injection_chain *) next;
-};
+} __attribute__((aligned(128)));  // no cache line shared with another thread's record
 
 static _Atomic(injection_chain *) chains = NULL;
 static _Thread_local injection_chain *own_chain = NULL;
@@ -45,8 +46,11 @@ static injection_chain *claim_chain(void) {
     }
   }
   if (!record) {
-    record = calloc(1, sizeof(injection_chain));
-    if (!record) return NULL;
+    void *memory = NULL;
+    if (posix_memalign(&memory, _Alignof(injection_chain), sizeof(injection_chain)) != 0) {
+      return NULL;
+    }
+    record = memset(memory, 0, sizeof(injection_chain));
     atomic_store_explicit(&record->owned, 1, memory_order_relaxed);
     injection_chain *head = atomic_load_explicit(&chains, memory_order_relaxed);
     do {
