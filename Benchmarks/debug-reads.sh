@@ -50,7 +50,35 @@ for case in read.default read.default.injected read.default.other-key-global; do
 done
 echo
 
-# Raw task-local reads first: what the machine gives two threads at the time of the run.
 [[ -n "${COUNTS_ONLY:-}" ]] && exit 0
+
+# CPU time per read, on 1 thread and on 2 (user + system time of the whole process, over two
+# runs of CPU_N1 and CPU_N2 reads). On a loaded machine two threads may not get two cores, and
+# wall-clock throughput then says nothing; CPU time per read still shows what the threads cost
+# each other (shared cache lines, locks). "Implied" is 2 × (1-thread CPU time per read) /
+# (2-thread CPU time per read): the 2-thread throughput when both threads have a core.
+CPU_N1="${CPU_N1:-500000}"
+CPU_N2="${CPU_N2:-2500000}"
+cpu_seconds() {
+  local TIMEFORMAT='%U %S'
+  { time "$BIN" --filter "$1" --iterations "$2" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
+}
+printf '| case (debug build) | CPU ns/read, 1 thread | CPU ns/read, 2 threads | implied 2-thread throughput |\n'
+printf '|---|---:|---:|---:|\n'
+for case in scaling.value.default scaling.default; do
+  one_a="$(cpu_seconds "$case.1-thread" "$CPU_N1")"
+  one_b="$(cpu_seconds "$case.1-thread" "$CPU_N2")"
+  two_a="$(cpu_seconds "$case.2-threads" "$CPU_N1")"
+  two_b="$(cpu_seconds "$case.2-threads" "$CPU_N2")"
+  awk -v id="$case" -v a="$one_a" -v b="$one_b" -v c="$two_a" -v d="$two_b" \
+    -v n="$((CPU_N2 - CPU_N1))" 'BEGIN {
+    one = (b - a) / n * 1e9; two = (d - c) / n * 1e9
+    printf "| `%s` | %.0f | %.0f | %.2f× |\n", id, one, two, 2 * one / two
+  }'
+done
+echo
+
+# Wall-clock throughput, with raw task-local reads first: what the machine gives two threads
+# at the time of the run.
 "$BIN" --filter scaling.value.task-local.2-threads,scaling.default.2-threads,scaling.value.default.2-threads \
   --repetitions "${REPETITIONS:-9}"
