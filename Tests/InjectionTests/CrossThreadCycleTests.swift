@@ -12,7 +12,7 @@ import Testing
 // Every key here is private to this file. The tests that stop the program run in child
 // processes (exit tests), so the defaults they start never run in the test process.
 
-// MARK: - A default that waits for a read of its own key on another thread (D7 of issue 16)
+// MARK: - A default that waits for a read of its own key on another thread
 
 private struct HandOffKey: InjectionKey {
   static let currentValue: Int = {
@@ -26,7 +26,7 @@ private struct HandOffKey: InjectionKey {
   }()
 }
 
-// MARK: - A factory that waits for a task that reads its own value (D8 of issue 16)
+// MARK: - A factory that waits for a task that reads its own value
 
 private struct HandOffLazyKey: InjectionKey {
   static let currentValue = 0

@@ -26,13 +26,14 @@ import CInjectionSupport
 ///     out on the next, in two scans in a row with no record changed. Thread 1 creates `A`,
 ///     whose default reads `B`, while thread 2 creates `B`, whose default reads `A`: each
 ///     `static let` waits for the other's initialization forever.
-///   - a key's default has been under construction on one thread for `patience` while it is
-///     another thread's innermost key, both records unchanged: the default waits for work on
-///     that thread, which waits for the default (D7 of issue 16). That is a cycle through another
-///     thread, or a default slower than `patience`; neither is left to hang silently.
+///   - a key's default has been under construction on one thread for `patienceSeconds` while
+///     it is another thread's innermost key, both records unchanged: the default waits for work
+///     on that thread, which waits for the default. That is a cycle through another thread, or a
+///     default slower than `patienceSeconds`; neither is left to hang silently.
 ///
-/// Release builds compile all of it out; a value built on first use still stops, rather than
-/// waiting for itself, if its own factory reads it on the same thread (see `LazyCell`).
+/// Release builds never call it (`_checkingForCycles` is empty there), so no record is made and
+/// no watchdog starts; a value built on first use still stops, rather than waiting for itself,
+/// if its own factory reads it on the same thread (see `LazyCell`).
 enum CycleDetection {
   /// How long a default may stay under construction while another thread waits for it, and a
   /// value built on first use while another reader waits for it (`LazyCell`).
