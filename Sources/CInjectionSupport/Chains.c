@@ -1,6 +1,7 @@
 #include "CInjectionSupport.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 // by `sequence` as a sequence lock: odd while it writes, even once done; a reader that loads the
 // same even value before and after copying has a consistent copy.
 struct injection_chain {
+  // The read epoch while the owner is in a read section of a global value, 0 otherwise.
+  _Atomic(uintptr_t) reading;
   _Atomic(uintptr_t) sequence;
   _Atomic(uintptr_t) depth;
   _Atomic(uintptr_t) keys[INJECTION_CHAIN_CAPACITY];
@@ -20,6 +23,9 @@ struct injection_chain {
 
 static _Atomic(injection_chain *) chains = NULL;
 static _Thread_local injection_chain *own_chain = NULL;
+_Thread_local void *injection_reader_slot = NULL;
+_Atomic(uintptr_t) injection_read_epoch = 1;
+_Atomic(uintptr_t) injection_unrecorded_readers = 0;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
@@ -27,6 +33,7 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static void release_chain(void *chain) {
   injection_chain *record = chain;
   own_chain = NULL;  // a read by a later destructor of this thread claims a record again
+  injection_reader_slot = NULL;
   atomic_store_explicit(&record->depth, 0, memory_order_relaxed);
   atomic_store_explicit(&record->owned, 0, memory_order_release);
 }
@@ -63,7 +70,29 @@ static injection_chain *claim_chain(void) {
     return NULL;
   }
   own_chain = record;
+  injection_reader_slot = &record->reading;
   return record;
+}
+
+void *injection_reader_claim(void) {
+  if (!own_chain && !claim_chain()) return NULL;
+  return injection_reader_slot;
+}
+
+void injection_global_readers_drain(void) {
+  uintptr_t epoch = atomic_fetch_add_explicit(&injection_read_epoch, 1, memory_order_seq_cst);
+  // A section that stamped a later epoch started after the exchange: it loaded the new box.
+  injection_chain *record = atomic_load_explicit(&chains, memory_order_acquire);
+  for (; record; record = atomic_load_explicit(&record->next, memory_order_acquire)) {
+    for (;;) {
+      uintptr_t reading = atomic_load_explicit(&record->reading, memory_order_seq_cst);
+      if (reading == 0 || reading > epoch) break;
+      sched_yield();
+    }
+  }
+  while (atomic_load_explicit(&injection_unrecorded_readers, memory_order_seq_cst) != 0) {
+    sched_yield();
+  }
 }
 
 // Starts a change of the current thread's record; returns the sequence number to end it with.

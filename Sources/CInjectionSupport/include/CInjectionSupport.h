@@ -27,6 +27,16 @@ static inline void injection_store_release(void *word, uintptr_t value) {
   atomic_store_explicit((_Atomic(uintptr_t) *)word, value, memory_order_release);
 }
 
+/// Loads `*word` as part of the single total order of sequentially consistent operations.
+static inline uintptr_t injection_load_seq_cst(const void *word) {
+  return atomic_load_explicit((const _Atomic(uintptr_t) *)word, memory_order_seq_cst);
+}
+
+/// Stores `value` in `*word` and returns what it held, sequentially consistently.
+static inline uintptr_t injection_exchange(void *word, uintptr_t value) {
+  return atomic_exchange_explicit((_Atomic(uintptr_t) *)word, value, memory_order_seq_cst);
+}
+
 // MARK: - The published table of global values
 
 /// The address of the current table of keys that have a global value, or 0 while no key has
@@ -90,6 +100,58 @@ injection_chain *injection_chain_next(injection_chain *chain);
 /// was changing it: the copy is then not consistent.
 long injection_chain_read(
     injection_chain *chain, uintptr_t *keys, uintptr_t *cells, uintptr_t *sequence);
+
+// MARK: - Read sections of global values
+//
+// A read of a global value copies it out of its box without retaining the box, between
+// `injection_global_read_begin` and `injection_global_read_end`: a read section, which runs no
+// user code and never nests. It writes only a word of the thread's own record. A writer that
+// replaces a box calls `injection_global_readers_drain` before it releases the old one, which
+// waits until every read section that could have loaded it has ended. See `GlobalValues.swift`.
+
+/// The current read epoch: starts at 1, advanced by every drain.
+extern _Atomic(uintptr_t) injection_read_epoch;
+
+/// The current thread's read-section word (in its record), or NULL before its first read.
+extern _Thread_local void *injection_reader_slot;
+
+/// Read sections of threads that could not get a record, which a drain waits for as a whole.
+extern _Atomic(uintptr_t) injection_unrecorded_readers;
+
+/// Gives the current thread its record and returns its read-section word, or NULL if no
+/// record could be allocated.
+void *injection_reader_claim(void);
+
+/// Starts a read section; returns what `injection_global_read_end` needs.
+static inline void *injection_global_read_begin(void) {
+  void *slot = injection_reader_slot;
+  if (__builtin_expect(slot == 0, 0)) slot = injection_reader_claim();
+  if (__builtin_expect(slot == 0, 0)) {
+    atomic_fetch_add_explicit(&injection_unrecorded_readers, 1, memory_order_seq_cst);
+    return 0;
+  }
+  uintptr_t epoch = atomic_load_explicit(&injection_read_epoch, memory_order_acquire);
+  // Sequentially consistent: a drain that follows the exchange of a box sees this store if
+  // this section's load of the box came before the exchange.
+  atomic_store_explicit((_Atomic(uintptr_t) *)slot, epoch, memory_order_seq_cst);
+  return slot;
+}
+
+/// What `injection_global_read_begin` returns on this thread, once it has run here.
+static inline void *injection_global_read_slot(void) { return injection_reader_slot; }
+
+/// Ends the read section that `injection_global_read_begin` returned `slot` for.
+static inline void injection_global_read_end(void *slot) {
+  if (__builtin_expect(slot == 0, 0)) {
+    atomic_fetch_sub_explicit(&injection_unrecorded_readers, 1, memory_order_release);
+    return;
+  }
+  atomic_store_explicit((_Atomic(uintptr_t) *)slot, 0, memory_order_release);
+}
+
+/// Waits until every read section that started before this call has ended. Call it after
+/// exchanging a box (`injection_exchange`) and before releasing the old box.
+void injection_global_readers_drain(void);
 
 /// Runs `body` on a new detached thread; returns 0 on success, as `pthread_create` does.
 int injection_start_thread(void (*body)(void));
