@@ -27,6 +27,16 @@ static inline void injection_store_release(void *word, uintptr_t value) {
   atomic_store_explicit((_Atomic(uintptr_t) *)word, value, memory_order_release);
 }
 
+/// Loads `*word` as part of the single total order of sequentially consistent operations.
+static inline uintptr_t injection_load_seq_cst(const void *word) {
+  return atomic_load_explicit((const _Atomic(uintptr_t) *)word, memory_order_seq_cst);
+}
+
+/// Stores `value` in `*word` and returns what it held, sequentially consistently.
+static inline uintptr_t injection_exchange(void *word, uintptr_t value) {
+  return atomic_exchange_explicit((_Atomic(uintptr_t) *)word, value, memory_order_seq_cst);
+}
+
 // MARK: - The published table of global values
 
 /// The address of the current table of keys that have a global value, or 0 while no key has
@@ -64,5 +74,97 @@ static inline void *injection_context_get(void) { return injection_thread_contex
 
 /// Makes `frame` (or NULL) the current thread's innermost context frame.
 static inline void injection_context_set(void *frame) { injection_thread_context = frame; }
+
+// MARK: - Chains of keys being created, per thread (debug builds)
+//
+// Each thread that creates a default (or a value built on first use) owns a record of the keys it
+// is creating, outermost first, found through a thread-local pointer. Its owner writes it; any
+// thread may read it, which is how cycle detection sees waits across threads without a lock.
+// Records are allocated once per thread, linked into a list that only grows by CAS, and handed
+// to a new thread once their thread has exited, so the list is as long as the most threads that
+// ever created defaults at once. See `CycleDetection.swift`.
+
+/// How many keys a record holds; a deeper chain is counted but not recorded.
+#define INJECTION_CHAIN_CAPACITY 32
+
+/// One thread's record of the keys it is creating; opaque, used only through these functions.
+typedef struct injection_chain injection_chain;
+
+/// Records that the current thread starts creating `key` (the address of its metadata), for
+/// `cell` (0 for a key's default). Returns 1 if this call gave the thread its record, 0 if it
+/// had one, -1 if no record could be allocated (nothing is then recorded, until a later call
+/// succeeds).
+int injection_chain_push(uintptr_t key, uintptr_t cell);
+
+/// Records that the current thread has finished creating its innermost key.
+void injection_chain_pop(void);
+
+/// The first record of the list (the most recently allocated), or NULL.
+injection_chain *injection_chain_first(void);
+
+/// The record after `chain` in the list, or NULL.
+injection_chain *injection_chain_next(injection_chain *chain);
+
+/// Copies the keys and cells of `chain` (at most `INJECTION_CHAIN_CAPACITY` of each), outermost
+/// first, and its sequence number, which changes with every push and pop. Returns the depth of
+/// the chain (which may exceed the capacity), 0 for a record no thread owns, or -1 if its owner
+/// was changing it: the copy is then not consistent.
+long injection_chain_read(
+    injection_chain *chain, uintptr_t *keys, uintptr_t *cells, uintptr_t *sequence);
+
+// MARK: - Read sections of global values
+//
+// A read of a global value copies it out of its box without retaining the box, between
+// `injection_global_read_begin` and `injection_global_read_end`: a read section, which runs no
+// user code and never nests. It writes only a word of the thread's own record. A writer that
+// replaces a box calls `injection_global_readers_drain` before it releases the old one, which
+// waits until every read section that could have loaded it has ended. See `GlobalValues.swift`.
+
+/// The current read epoch: starts at 1, advanced by every drain.
+extern _Atomic(uintptr_t) injection_read_epoch;
+
+/// The current thread's read-section word (in its record), or NULL before its first read.
+extern _Thread_local void *injection_reader_slot;
+
+/// Read sections of threads that could not get a record, which a drain waits for as a whole.
+extern _Atomic(uintptr_t) injection_unrecorded_readers;
+
+/// Gives the current thread its record and returns its read-section word, or NULL if no
+/// record could be allocated.
+void *injection_reader_claim(void);
+
+/// Starts a read section; returns what `injection_global_read_end` needs.
+static inline void *injection_global_read_begin(void) {
+  void *slot = injection_reader_slot;
+  if (__builtin_expect(slot == 0, 0)) slot = injection_reader_claim();
+  if (__builtin_expect(slot == 0, 0)) {
+    atomic_fetch_add_explicit(&injection_unrecorded_readers, 1, memory_order_seq_cst);
+    return 0;
+  }
+  uintptr_t epoch = atomic_load_explicit(&injection_read_epoch, memory_order_acquire);
+  // Sequentially consistent: a drain that follows the exchange of a box sees this store if
+  // this section's load of the box came before the exchange.
+  atomic_store_explicit((_Atomic(uintptr_t) *)slot, epoch, memory_order_seq_cst);
+  return slot;
+}
+
+/// What `injection_global_read_begin` returns on this thread, once it has run here.
+static inline void *injection_global_read_slot(void) { return injection_reader_slot; }
+
+/// Ends the read section that `injection_global_read_begin` returned `slot` for.
+static inline void injection_global_read_end(void *slot) {
+  if (__builtin_expect(slot == 0, 0)) {
+    atomic_fetch_sub_explicit(&injection_unrecorded_readers, 1, memory_order_release);
+    return;
+  }
+  atomic_store_explicit((_Atomic(uintptr_t) *)slot, 0, memory_order_release);
+}
+
+/// Waits until every read section that started before this call has ended. Call it after
+/// exchanging a box (`injection_exchange`) and before releasing the old box.
+void injection_global_readers_drain(void);
+
+/// Runs `body` on a new detached thread; returns 0 on success, as `pthread_create` does.
+int injection_start_thread(void (*body)(void));
 
 #endif

@@ -8,8 +8,8 @@ import CInjectionSupport
 /// gives all three:
 ///
 /// - Each key ever set globally owns a `GlobalCell`, created on its first global write and never
-///   freed (removing the value empties the cell). The cell's value is guarded by a read-write
-///   lock, so readers share it.
+///   freed (removing the value empties the cell). Readers copy its value in a read section that
+///   writes only their own thread's record, so they share nothing (see `GlobalCell`).
 /// - A table maps keys to cells: open addressing in raw memory, whose words are read and written
 ///   atomically (C11 atomics, see CInjectionSupport), so a reader takes no lock on any platform
 ///   the package declares. A new key is written into the current table while it is at most half
@@ -20,8 +20,8 @@ import CInjectionSupport
 ///   linearly with the number of keys ever set globally.
 ///
 /// A read of a key never set globally costs one atomic load (and, once any key is set, one short
-/// probe). A replaced value is released after its cell's lock is dropped, since its
-/// deinitializer is user code.
+/// probe). A replaced value is released once no reader can still be copying it, and after every
+/// lock is dropped, since its deinitializer is user code.
 @usableFromInline
 enum GlobalValues {
   /// Returns the cell of `key` in the table at `table`, if the key was ever set globally.
@@ -38,6 +38,24 @@ enum GlobalValues {
       if found == 0 { return nil }
       index = (index &+ 1) & mask
     }
+  }
+
+  /// The global override of `key`, if one is set, given the current table, without retaining
+  /// it: if it returns a box, a read section has begun, which `endReading()` must end as soon as
+  /// the value is copied out, with no user code run in between.
+  @usableFromInline
+  static func beginReading(_ key: UInt, in table: UInt) -> Unmanaged<Node>? {
+    guard let cell = cell(for: key, in: table) else { return nil }
+    let section = injection_global_read_begin()
+    if let box = cell._withUnsafeGuaranteedRef({ $0.loadBox() }) { return box }
+    injection_global_read_end(section)
+    return nil
+  }
+
+  /// Ends the read section that `beginReading(_:in:)` began.
+  @usableFromInline
+  static func endReading() {
+    injection_global_read_end(injection_global_read_slot())
   }
 
   /// Whether a global value is set for `key`.
@@ -137,28 +155,59 @@ enum GlobalValues {
 }
 
 /// The global value of one key.
+///
+/// The box's address sits in a word of raw memory, read and exchanged atomically. A reader
+/// copies the value out of the box inside a read section (`injection_global_read_begin`), without
+/// retaining it: it writes only its own thread's record, so readers on many threads share no
+/// cache line. A writer exchanges the word, then waits until every read section that could have
+/// loaded the old box has ended (`injection_global_readers_drain`; sections run no user code and
+/// last a few instructions), and only then releases the old box, after every lock is dropped.
+/// So a replaced box is released before the write that replaced it returns, and with it the
+/// value, unless a reader still holds its own copy.
 final class GlobalCell: @unchecked Sendable {
-  // Safe: `stored` is read and written only while holding `lock`, declared beside it.
-  private let lock = ReadWriteLock()
-  private var stored: Node?
+  // Safe: `word` is read and written only atomically; the box it holds is retained by it.
+  private let word: UnsafeMutablePointer<UInt>
   /// The key whose value this cell holds.
   let key: UInt
 
-  init(key: UInt) { self.key = key }
-
-  /// Runs `body` with the global override (or `nil`) while holding the lock for reading. `body`
-  /// copies the value out; it runs no user code.
-  func withBox<Result>(_ body: (Node?) -> Result) -> Result {
-    lock.withReadLock { body(stored) }
+  init(key: UInt) {
+    self.key = key
+    word = .allocate(capacity: 1)
+    word.initialize(to: 0)
   }
 
-  /// Replaces the global override and returns the one replaced, for the caller to release after
-  /// the lock is dropped.
+  deinit {
+    // Cells are never freed (see `GlobalValues`); this is for completeness.
+    if let box = Self.box(at: word.pointee) { box.release() }
+    word.deallocate()
+  }
+
+  /// The object at the address `word`, or `nil` for 0.
+  private static func box(at word: UInt) -> Unmanaged<Node>? {
+    UnsafeRawPointer(bitPattern: word).map { Unmanaged.fromOpaque($0) }
+  }
+
+  /// The global override, or `nil`, without retaining it: call only inside a read section, and
+  /// use it only until the section ends.
+  func loadBox() -> Unmanaged<Node>? {
+    Self.box(at: injection_load_seq_cst(word))
+  }
+
+  /// Runs `body` with the global override (or `nil`), retained.
+  func withBox<Result>(_ body: (Node?) -> Result) -> Result {
+    let section = injection_global_read_begin()
+    let box = loadBox()?.takeUnretainedValue()  // a strong reference, taken inside the section
+    injection_global_read_end(section)
+    return body(box)
+  }
+
+  /// Replaces the global override and returns the one replaced, once no read section can still
+  /// use it, for the caller to release after dropping its locks.
   func exchange(_ box: Node?) -> Node? {
-    lock.withWriteLock {
-      let old = stored
-      stored = box
-      return old
-    }
+    let new = box.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+    let old = injection_exchange(word, new)
+    guard let replaced = Self.box(at: old) else { return nil }
+    injection_global_readers_drain()
+    return replaced.takeRetainedValue()
   }
 }

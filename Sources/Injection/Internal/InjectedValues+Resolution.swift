@@ -74,8 +74,21 @@ extension InjectedValues {
       probe.pointee.read(Key.self, valueType: Key.Value.self)
     }
     let table = injection_global_table_load()
-    if table != 0, let box = GlobalValues.box(for: _key(Key.self), in: table) {
-      return unsafeDowncast(box, to: Box<Key>.self).value  // global values are `Box`es
+    if table != 0 { return _sharedValue(Key.self, in: table) }
+    return _reading(nil, creating: Key.self) { Key.currentValue }
+  }
+
+  /// `_sharedValue(_:)` once some key has a global value (`table` is the current table): out of line, so that reads of
+  /// defaults stay short while no key is set globally. The global value is copied out in a read
+  /// section, without retaining its box (see `GlobalCell`).
+  @inlinable @inline(never)
+  static func _sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
+    if let box = GlobalValues.beginReading(_key(Key.self), in: table) {
+      let value = box._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: Box<Key>.self).value  // global values are `Box`es
+      }
+      GlobalValues.endReading()
+      return value
     }
     return _reading(nil, creating: Key.self) { Key.currentValue }
   }
@@ -108,8 +121,8 @@ extension InjectedValues {
     _ body: () -> Result
   ) -> Result {
     #if DEBUG
-      let thread = CycleDetection.enter(key, cell: cell)
-      defer { CycleDetection.leave(thread) }
+      CycleDetection.enter(key, cell: cell)
+      defer { CycleDetection.leave() }
     #endif
     return body()
   }

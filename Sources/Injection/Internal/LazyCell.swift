@@ -129,6 +129,8 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     case use(Value)
     case build(seeing: Node?)
     case fail
+    /// Another thread has been building the value for `CycleDetection.patienceSeconds`.
+    case waitedTooLong
   }
 
   @usableFromInline
@@ -137,13 +139,24 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     return InjectedValues._checkingForCycles(key, cell: cell) {
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
+        #if DEBUG
+          var deadline: Lock.Deadline?
+        #endif
         while true {
           switch fields.pointee.state {
           case .built: return .use(withUnsafeMutablePointerToElements { $0.pointee })
           case .open(let scope):
             fields.pointee.state = .building(thread: thread)
             return .build(seeing: scope)
-          case .building(let builder) where builder != thread: lock.wait()
+          case .building(let builder) where builder != thread:
+            #if DEBUG
+              // A factory that waits for a read of its own value elsewhere would hang this read.
+              let end = deadline ?? Lock.Deadline(afterSeconds: CycleDetection.patienceSeconds)
+              deadline = end
+              if !lock.wait(until: end) { return .waitedTooLong }
+            #else
+              lock.wait()
+            #endif
           case .building, .declared, .claimed, .closed: return .fail
           }
         }
@@ -151,6 +164,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       switch step {
       case .use(let value): return value
       case .fail: misuse()
+      case .waitedTooLong: waitedTooLong()
       case .build(let scope):
         let make = fields.pointee.make
         let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
@@ -189,6 +203,19 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       message = "dependency cycle detected: \(key) → \(key)"
     }
     fatalError("Injection: \(message)")
+  }
+
+  /// Stops the program for a read that has waited `CycleDetection.patienceSeconds` for another
+  /// thread to build the value (debug builds).
+  private func waitedTooLong() -> Never {
+    let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    fatalError(
+      "Injection: \(key), declared with lazy(_:_:)\(where_), has been under construction on "
+        + "another thread for \(CycleDetection.patienceSeconds) seconds while this read waits for "
+        + "it: its factory seems to wait for a read of its own value on another thread or task, "
+        + "a dependency cycle through another thread. A factory must not wait for work that reads "
+        + "the value it builds."
+    )
   }
 
   /// Takes the declaration for the scope about to start; `false` if another scope took it

@@ -6,7 +6,7 @@
   import Musl
 #endif
 
-// POSIX mutexes, condition variables and read-write locks exist on every platform the package
+// POSIX mutexes and condition variables exist on every platform the package
 // declares (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux), so none needs an availability check.
 // Each lives in an allocation of its own: a pthread object must not move once initialized, which
 // a Swift stored property does not promise.
@@ -47,6 +47,24 @@ final class Lock: @unchecked Sendable {
     pthread_cond_wait(condition, mutex)
   }
 
+  /// A moment to stop waiting at, on the clock that `wait(until:)` uses.
+  struct Deadline {
+    fileprivate var time: timespec
+
+    /// The moment `seconds` from now.
+    init(afterSeconds seconds: Int) {
+      time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      time.tv_sec += seconds
+    }
+  }
+
+  /// Like `wait()`, but gives up at `deadline`: returns `false` if the deadline passed first.
+  func wait(until deadline: Deadline) -> Bool {
+    var time = deadline.time
+    return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+  }
+
   /// Wakes every thread waiting in `wait()`.
   func wakeAll() {
     pthread_cond_broadcast(condition)
@@ -61,38 +79,6 @@ extension Lock {
   /// wait for each other, and ones that share a lock only while both hold it.
   static func striped(for object: AnyObject) -> Lock {
     stripes[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 6) & 15]
-  }
-}
-
-/// A lock that many readers may hold at once, or one writer.
-final class ReadWriteLock: @unchecked Sendable {
-  // Safe: the lock is only touched through pthread calls, which synchronize themselves.
-  private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-
-  init() {
-    lock = .allocate(capacity: 1)
-    lock.initialize(to: pthread_rwlock_t())
-    let status = pthread_rwlock_init(lock, nil)
-    precondition(status == 0, "Injection: cannot create a read-write lock (\(status))")
-  }
-
-  deinit {
-    pthread_rwlock_destroy(lock)
-    lock.deallocate()
-  }
-
-  /// Runs `body` while holding the lock for reading. `body` must never call user code.
-  func withReadLock<Result>(_ body: () -> Result) -> Result {
-    pthread_rwlock_rdlock(lock)
-    defer { pthread_rwlock_unlock(lock) }
-    return body()
-  }
-
-  /// Runs `body` while holding the lock for writing. `body` must never call user code.
-  func withWriteLock<Result>(_ body: () -> Result) -> Result {
-    pthread_rwlock_wrlock(lock)
-    defer { pthread_rwlock_unlock(lock) }
-    return body()
   }
 }
 

@@ -1,0 +1,102 @@
+import Testing
+
+@testable import Injection
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Every key here is private to this file: tests elsewhere never see its global values.
+
+private let liveVersions = AtomicCounter()
+private let endedVersions = AtomicCounter()
+
+/// A global value whose deinitializer is counted.
+private final class Version: Sendable {
+  let number: Int
+  init(_ number: Int) {
+    self.number = number
+    liveVersions.increment()
+  }
+  deinit { endedVersions.increment() }
+}
+
+private struct VersionKey: InjectionKey {
+  static var currentValue: Version? { nil }
+}
+
+private struct PublishedNumberKey: InjectionKey {
+  static let currentValue = 0
+}
+
+extension InjectedValues {
+  fileprivate var version: Version? {
+    get { self[VersionKey.self] }
+    set { self[VersionKey.self] = newValue }
+  }
+
+  fileprivate var publishedNumber: Int {
+    get { self[PublishedNumberKey.self] }
+    set { self[PublishedNumberKey.self] = newValue }
+  }
+}
+
+/// A word that threads share, for the tests' own bookkeeping.
+private final class SharedWord: @unchecked Sendable {
+  // Safe: `value` is only touched under `lock`.
+  private let lock = Lock()
+  private var stored = 0
+  var value: Int {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+@Suite("Global values under concurrent reads")
+struct GlobalReadTests {
+  @Test("A global write is seen by every later read, on every thread, and never undone")
+  func globalWriteIsVisibleAtOnce() {
+    let written = SharedWord()
+    let stop = SharedWord()
+    let misreads = SharedWord()
+    let readers = (0..<2).map { _ in
+      startThread {
+        var last = 0
+        while stop.value == 0 {
+          let before = written.value  // written before this read started
+          let seen = InjectedValues[\.publishedNumber]
+          if seen < before || seen < last { misreads.value += 1 }
+          last = seen
+        }
+      }
+    }
+    for number in 1...2_000 {
+      InjectedValues[\.publishedNumber] = number
+      written.value = number
+      if number.isMultiple(of: 100) { sched_yield() }
+    }
+    stop.value = 1
+    for reader in readers { pthread_join(reader, nil) }
+    #expect(misreads.value == 0)
+    #expect(InjectedValues[\.publishedNumber] == 2_000)
+  }
+
+  @Test("Every replaced global value is released while other threads keep reading the key")
+  func replacedGlobalValuesAreReleased() {
+    let stop = SharedWord()
+    let readers = (0..<2).map { _ in
+      startThread {
+        while stop.value == 0 { _ = InjectedValues[\.version]?.number }
+      }
+    }
+    for number in 1...2_000 { InjectedValues[\.version] = Version(number) }
+    stop.value = 1
+    for reader in readers { pthread_join(reader, nil) }
+    #expect(InjectedValues[\.version]?.number == 2_000)
+    InjectedValues.resetGlobal(\.version)
+    #expect(endedVersions.value == liveVersions.value)
+    #expect(liveVersions.value == 2_000)
+  }
+}
