@@ -30,7 +30,9 @@ public struct Injected<Value>: Sendable {
   /// This closure is the key path's only use. For a key path literal, the optimizer then
   /// specializes the closure for that constant key path and turns `values[keyPath:]` into a
   /// direct call of the accessor's getter (its `ConstantCapturePropagation` pass requires the
-  /// captured key path to have no other use). Any other key path is applied as usual.
+  /// captured key path to have no other use). Any other key path is applied as usual, and so is
+  /// a literal in code built without optimization: Docs/Performance.md, "Where the wrapper
+  /// lives", says where the direct call holds and why nothing cheaper is sound.
   @usableFromInline
   let access: @Sendable (_ values: InjectedValues, _ newValue: UnsafePointer<Value>?) -> Value
 
@@ -46,10 +48,14 @@ public struct Injected<Value>: Sendable {
   public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
-      // The key path reaches the setter through a non-escaping closure, so that the read path
-      // above keeps no use of it: a specialized closure never creates the key path.
-      Self._assign(newValue.pointee) { keyPath }
-      return newValue.pointee
+      // The write is a call of a function that is never inlined, and the key path reaches it
+      // through a non-escaping closure. Both keep this closure small and its read path free of
+      // any use of the key path, so that the specialized closure is inlined where the key path is
+      // constant and the read folds into a call of the getter. With the write written out here,
+      // the optimizer did not inline the closure when the accessor is declared in another module
+      // than the type holding the wrapper, and every read applied the key path (about 1,000
+      // instructions more; Docs/Performance.md, "Where the wrapper lives").
+      return Self._assignPointee(newValue) { keyPath }
     }
   }
 
@@ -109,6 +115,17 @@ public struct Injected<Value>: Sendable {
       yield &value
       _ = withUnsafePointer(to: value) { access(InjectedValues(), $0) }
     }
+  }
+
+  /// Sets the global value through the key path that `keyPath` returns to `value.pointee`, and
+  /// returns that value: the write path of the `Sendable` initializer's closure, kept out of it.
+  @usableFromInline @inline(never)
+  static func _assignPointee(
+    _ value: UnsafePointer<Value>,
+    through keyPath: () -> any KeyPath<InjectedValues, Value> & Sendable
+  ) -> Value {
+    _assign(value.pointee) { keyPath() }
+    return value.pointee
   }
 
   @usableFromInline
