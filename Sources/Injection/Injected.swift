@@ -84,18 +84,18 @@ public struct Injected<Value>: Sendable {
   @MainActor
   @inlinable
   public init(_ keyPath: KeyPath<InjectedValues, Value>) {
-    // The key path is applied only on the main actor, which `assumeIsolated` checks.
-    let keyPath = UncheckedSendable(keyPath)
+    // The key path is applied only on the main actor, which `assumeIsolated` checks. It is
+    // captured as it is, not in a wrapper, so that the optimizer can specialize the closure for
+    // it as for the other initializer; the write is kept out of the closure for the same reason.
+    nonisolated(unsafe) let keyPath = keyPath
     access = { values, newValue in
-      // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
-      let (values, newValue) = (UncheckedSendable(values), UncheckedSendable(newValue))
-      return MainActor.assumeIsolated {
-        guard let newValue = newValue.value else {
-          return UncheckedSendable(values.value[keyPath: keyPath.value])
-        }
-        Self._assign(newValue.pointee) { keyPath.value }
-        return UncheckedSendable(newValue.pointee)
-      }.value
+      guard let newValue else {
+        // The check runs a closure that captures nothing, which allocates nothing; the key path
+        // is then applied on this thread, the main actor's.
+        Self._checkMainActor()
+        return values[keyPath: keyPath]
+      }
+      return Self._assignPointeeOnMainActor(newValue) { keyPath }
     }
   }
 
@@ -126,6 +126,26 @@ public struct Injected<Value>: Sendable {
   ) -> Value {
     _assign(value.pointee) { keyPath() }
     return value.pointee
+  }
+
+  /// Stops the program unless it runs on the main actor: what the main-actor initializer's
+  /// wrapper checks before it applies its key path.
+  @usableFromInline
+  static func _checkMainActor() {
+    MainActor.assumeIsolated {}
+  }
+
+  /// The write path of the main-actor initializer's closure: `_assignPointee(_:through:)`, on
+  /// the main actor, which it checks.
+  @usableFromInline @inline(never)
+  static func _assignPointeeOnMainActor(
+    _ value: UnsafePointer<Value>,
+    through keyPath: () -> KeyPath<InjectedValues, Value>
+  ) -> Value {
+    // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
+    let (value, keyPath) = (UncheckedSendable(value), UncheckedSendable(keyPath()))
+    MainActor.assumeIsolated { _assign(value.value.pointee) { keyPath.value } }
+    return value.value.pointee
   }
 
   @usableFromInline

@@ -149,6 +149,14 @@ private final class ShapeViewModel {
   @Injected(\.shapeMainShout) var shout
 }
 
+/// A wrapper over a main-actor accessor in a type that is not isolated, so it can be sent away.
+private struct MainWordHolder: Sendable {
+  @Injected var word: String
+
+  @MainActor
+  init() { _word = Injected(\.shapeMainWord) }
+}
+
 @inline(never)
 private func makeShapeHolder() -> ShapeHolder<Int> {
   ShapeHolder(payload: 1)
@@ -313,6 +321,14 @@ struct InjectedTests {
     model.word = "set on main"
     #expect(InjectedValues[ShapeMainWordKey.self] == "set on main")
     #expect(model.shout == "SET ON MAIN")
+  }
+
+  @Test("A wrapper over a main-actor accessor, read off the main actor, stops the program")
+  func mainActorAccessorOffTheMainActorStops() async {
+    await #expect(processExitsWith: .failure) {
+      let holder = await MainActor.run { MainWordHolder() }
+      _ = await Task.detached { holder.word }.value
+    }
   }
 
   @Test("A write through the wrapper returns and sets the value, and a member write keeps the rest")
