@@ -61,6 +61,14 @@ extension InjectedValues {
     set { self[ConcreteShapeServiceKey.self] = newValue }
   }
 
+  /// A plain forwarder isolated to the main actor, as in a module isolated to it by default: its
+  /// key path is not `Sendable`, so `@Injected` takes it through its main-actor initializer.
+  @MainActor
+  public var mainActorShapeService: ShapeService {
+    get { self[ConcreteShapeServiceKey.self] }
+    set { self[ConcreteShapeServiceKey.self] = newValue }
+  }
+
   /// A seed-style forwarder: the accessor reads and writes through the type.
   public var seedShapeService: any ShapeDependency {
     get { Self[SeedShapeServiceKey.self] }

@@ -78,6 +78,9 @@ public final class ShapeViewModel {
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
 
+  /// The dependency whose value is a final class, through a main-actor accessor.
+  @Injected(\.mainActorShapeService) public var isolatedService
+
   /// Creates the view model.
   public init() {}
 

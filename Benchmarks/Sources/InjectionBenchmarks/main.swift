@@ -23,6 +23,7 @@ func readGlobalShape(_ reader: ShapeCases.Reader, _ iterations: Int) {
   case .seed: for _ in 0..<iterations { blackHole(globalShape.seedService.call()) }
   case .subscript: for _ in 0..<iterations { blackHole(globalShape.viaSubscript.call()) }
   case .raw: for _ in 0..<iterations { blackHole(globalShape.rawRead.call()) }
+  case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
   }
 }
 

@@ -20,6 +20,7 @@ enum ShapeCases {
     let id: String
     let title: String
     var baseline = BaselineID.taskLocal
+    var readers = Reader.allCases.filter { $0 != .isolated }
     let loop: @Sendable (_ reader: Reader, _ iterations: Int) -> Void
   }
 
@@ -29,6 +30,8 @@ enum ShapeCases {
     case seed
     case `subscript`
     case raw
+    /// A main-actor accessor; only the main-actor shape has one.
+    case isolated
 
     var title: String {
       switch self {
@@ -37,6 +40,7 @@ enum ShapeCases {
       case .seed: "@Injected, seed-style accessor"
       case .subscript: #"InjectedValues[\.x]"#
       case .raw: "raw @TaskLocal read in the shape"
+      case .isolated: "@Injected, main-actor accessor"
       }
     }
   }
@@ -53,11 +57,14 @@ enum ShapeCases {
       case .seed: for _ in 0..<$1 { blackHole(shape.seedService.call()) }
       case .subscript: for _ in 0..<$1 { blackHole(shape.viaSubscript.call()) }
       case .raw: for _ in 0..<$1 { blackHole(shape.rawRead.call()) }
+      case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
       }
     },
     // Read in `cases(for:)`, in a task on the actor.
     Shape(id: "actor", title: "actor", baseline: actorBaselineID) { _, _ in },
-    Shape(id: "main-actor", title: "main-actor class") { reader, iterations in
+    Shape(id: "main-actor", title: "main-actor class", readers: Reader.allCases) {
+      reader,
+      iterations in
       MainActor.assumeIsolated {
         let shape = ShapeCases.viewModel
         switch reader {
@@ -66,6 +73,7 @@ enum ShapeCases {
         case .seed: for _ in 0..<iterations { blackHole(shape.seedService.call()) }
         case .subscript: for _ in 0..<iterations { blackHole(shape.viaSubscript.call()) }
         case .raw: for _ in 0..<iterations { blackHole(shape.rawRead.call()) }
+        case .isolated: for _ in 0..<iterations { blackHole(shape.isolatedService.call()) }
         }
       }
     },
@@ -77,6 +85,7 @@ enum ShapeCases {
       case .seed: for i in 0..<$1 { blackHole(shapes[i & 3].seedService.call()) }
       case .subscript: for i in 0..<$1 { blackHole(shapes[i & 3].viaSubscript.call()) }
       case .raw: for i in 0..<$1 { blackHole(shapes[i & 3].rawRead.call()) }
+      case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
       }
     },
     Shape(id: "generic", title: "generic ShapeHolder<T>") {
@@ -87,6 +96,7 @@ enum ShapeCases {
       case .seed: for _ in 0..<$1 { blackHole(shape.seedService.call()) }
       case .subscript: for _ in 0..<$1 { blackHole(shape.viaSubscript.call()) }
       case .raw: for _ in 0..<$1 { blackHole(shape.rawRead.call()) }
+      case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
       }
     },
   ]
@@ -118,7 +128,7 @@ enum ShapeCases {
   )
 
   static func cases(for shape: Shape) -> [Benchmark] {
-    Reader.allCases.flatMap { reader in
+    shape.readers.flatMap { reader in
       [false, true].map { overridden in
         Benchmark(
           "shape.\(shape.id).\(reader.rawValue).\(overridden ? "overridden" : "default")",
@@ -193,6 +203,7 @@ extension ShapeActor {
     case .seed: for _ in 0..<iterations { blackHole(seedService.call()) }
     case .subscript: for _ in 0..<iterations { blackHole(viaSubscript.call()) }
     case .raw: for _ in 0..<iterations { blackHole(rawRead.call()) }
+    case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
     }
   }
 
