@@ -36,8 +36,10 @@ public enum RawShapeLocals {
   @TaskLocal public static var service: any ShapeDependency = ShapeServices.live
 }
 
-struct ShapeServiceKey: InjectionKey {
-  static let currentValue: any ShapeDependency = ShapeServices.live
+/// The key of `shapeService`; public, so that a wrapper can name it (see `KeyedInjected`).
+public struct ShapeServiceKey: InjectionKey {
+  /// The live service.
+  public static let currentValue: any ShapeDependency = ShapeServices.live
 }
 
 struct SeedShapeServiceKey: InjectionKey {

@@ -14,6 +14,8 @@ public struct ShapeStruct: Sendable {
   @Injected(\.seedShapeService) public var seedService
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
+  /// The dependency, through a wrapper that names its key instead of an accessor.
+  @KeyedInjected(ShapeServiceKey.self) public var keyedService
 
   /// Creates the struct; not inlinable, so the wrappers are made in this module.
   public init() {}
@@ -33,6 +35,8 @@ public final class ShapeClass {
   @Injected(\.seedShapeService) public var seedService
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
+  /// The dependency, through a wrapper that names its key instead of an accessor.
+  @KeyedInjected(ShapeServiceKey.self) public var keyedService
 
   init() {}
 
@@ -57,6 +61,8 @@ public actor ShapeActor {
   @Injected(\.seedShapeService) public var seedService
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
+  /// The dependency, through a wrapper that names its key instead of an accessor.
+  @KeyedInjected(ShapeServiceKey.self) public var keyedService
 
   /// Creates the actor.
   public init() {}
@@ -77,6 +83,8 @@ public final class ShapeViewModel {
   @Injected(\.seedShapeService) public var seedService
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
+  /// The dependency, through a wrapper that names its key instead of an accessor.
+  @KeyedInjected(ShapeServiceKey.self) public var keyedService
 
   /// The dependency whose value is a final class, through a main-actor accessor.
   @Injected(\.mainActorShapeService) public var isolatedService
@@ -105,6 +113,8 @@ public struct ShapeHolder<T: Sendable>: Sendable {
   @Injected(\.seedShapeService) public var seedService
   /// The dependency whose value is a final class, through a plain forwarder.
   @Injected(\.concreteShapeService) public var concreteService
+  /// The dependency, through a wrapper that names its key instead of an accessor.
+  @KeyedInjected(ShapeServiceKey.self) public var keyedService
   /// What the holder holds besides its dependencies.
   public let payload: T
 
@@ -116,4 +126,17 @@ public struct ShapeHolder<T: Sendable>: Sendable {
 
   /// A raw task-local, read the same way: the shape's own cost beside the library's.
   public var rawRead: any ShapeDependency { RawShapeLocals.service }
+}
+
+/// A wrapper that names its key, not an accessor: what `@Injected` would need to reach 2× without
+/// the optimizer specializing a closure (Docs/Performance.md, "Where the wrapper lives"). It holds
+/// nothing, and its read is ordinary generic code, specialized for `Key` where it is used.
+@propertyWrapper
+public struct KeyedInjected<Key: InjectionKey>: Sendable {
+  /// Creates a wrapper that reads `key`.
+  public init(_ key: Key.Type) {}
+
+  /// The dependency as the current task sees it.
+  @inlinable
+  public var wrappedValue: Key.Value { InjectedValues[Key.self] }
 }

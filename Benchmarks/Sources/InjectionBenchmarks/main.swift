@@ -20,6 +20,7 @@ func readGlobalShape(_ reader: ShapeCases.Reader, _ iterations: Int) {
   switch reader {
   case .injected: for _ in 0..<iterations { blackHole(globalShape.service.call()) }
   case .concrete: for _ in 0..<iterations { blackHole(globalShape.concreteService.call()) }
+  case .keyed: for _ in 0..<iterations { blackHole(globalShape.keyedService.call()) }
   case .seed: for _ in 0..<iterations { blackHole(globalShape.seedService.call()) }
   case .subscript: for _ in 0..<iterations { blackHole(globalShape.viaSubscript.call()) }
   case .raw: for _ in 0..<iterations { blackHole(globalShape.rawRead.call()) }

@@ -27,6 +27,8 @@ enum ShapeCases {
   enum Reader: String, CaseIterable, Sendable {
     case injected
     case concrete
+    /// A wrapper that names its key: a prototype, not the library's.
+    case keyed
     case seed
     case `subscript`
     case raw
@@ -37,6 +39,7 @@ enum ShapeCases {
       switch self {
       case .injected: "@Injected"
       case .concrete: "@Injected, final class value"
+      case .keyed: "@KeyedInjected(Key.self), a prototype"
       case .seed: "@Injected, seed-style accessor"
       case .subscript: #"InjectedValues[\.x]"#
       case .raw: "raw @TaskLocal read in the shape"
@@ -54,6 +57,7 @@ enum ShapeCases {
       switch $0 {
       case .injected: for _ in 0..<$1 { blackHole(shape.service.call()) }
       case .concrete: for _ in 0..<$1 { blackHole(shape.concreteService.call()) }
+      case .keyed: for _ in 0..<$1 { blackHole(shape.keyedService.call()) }
       case .seed: for _ in 0..<$1 { blackHole(shape.seedService.call()) }
       case .subscript: for _ in 0..<$1 { blackHole(shape.viaSubscript.call()) }
       case .raw: for _ in 0..<$1 { blackHole(shape.rawRead.call()) }
@@ -70,6 +74,7 @@ enum ShapeCases {
         switch reader {
         case .injected: for _ in 0..<iterations { blackHole(shape.service.call()) }
         case .concrete: for _ in 0..<iterations { blackHole(shape.concreteService.call()) }
+        case .keyed: for _ in 0..<iterations { blackHole(shape.keyedService.call()) }
         case .seed: for _ in 0..<iterations { blackHole(shape.seedService.call()) }
         case .subscript: for _ in 0..<iterations { blackHole(shape.viaSubscript.call()) }
         case .raw: for _ in 0..<iterations { blackHole(shape.rawRead.call()) }
@@ -82,6 +87,7 @@ enum ShapeCases {
       switch $0 {
       case .injected: for i in 0..<$1 { blackHole(shapes[i & 3].service.call()) }
       case .concrete: for i in 0..<$1 { blackHole(shapes[i & 3].concreteService.call()) }
+      case .keyed: for i in 0..<$1 { blackHole(shapes[i & 3].keyedService.call()) }
       case .seed: for i in 0..<$1 { blackHole(shapes[i & 3].seedService.call()) }
       case .subscript: for i in 0..<$1 { blackHole(shapes[i & 3].viaSubscript.call()) }
       case .raw: for i in 0..<$1 { blackHole(shapes[i & 3].rawRead.call()) }
@@ -93,6 +99,7 @@ enum ShapeCases {
       switch $0 {
       case .injected: for _ in 0..<$1 { blackHole(shape.service.call()) }
       case .concrete: for _ in 0..<$1 { blackHole(shape.concreteService.call()) }
+      case .keyed: for _ in 0..<$1 { blackHole(shape.keyedService.call()) }
       case .seed: for _ in 0..<$1 { blackHole(shape.seedService.call()) }
       case .subscript: for _ in 0..<$1 { blackHole(shape.viaSubscript.call()) }
       case .raw: for _ in 0..<$1 { blackHole(shape.rawRead.call()) }
@@ -200,6 +207,7 @@ extension ShapeActor {
     switch reader {
     case .injected: for _ in 0..<iterations { blackHole(service.call()) }
     case .concrete: for _ in 0..<iterations { blackHole(concreteService.call()) }
+    case .keyed: for _ in 0..<iterations { blackHole(keyedService.call()) }
     case .seed: for _ in 0..<iterations { blackHole(seedService.call()) }
     case .subscript: for _ in 0..<iterations { blackHole(viaSubscript.call()) }
     case .raw: for _ in 0..<iterations { blackHole(rawRead.call()) }
