@@ -53,7 +53,7 @@ public struct Injected<Value>: Sendable {
       // any use of the key path, so that the specialized closure is inlined where the key path is
       // constant and the read folds into a call of the getter. With the write written out here,
       // the optimizer did not inline the closure when the accessor is declared in another module
-      // than the type holding the wrapper, and every read applied the key path (about 1,000
+      // than the type holding the wrapper, and every read applied the key path (about 900
       // instructions more; Docs/Performance.md, "Where the wrapper lives").
       return Self._assignPointee(newValue) { keyPath }
     }
@@ -90,8 +90,8 @@ public struct Injected<Value>: Sendable {
     nonisolated(unsafe) let keyPath = keyPath
     access = { values, newValue in
       guard let newValue else {
-        // The check runs a closure that captures nothing, which allocates nothing; the key path
-        // is then applied on this thread, the main actor's.
+        // The check runs a closure that captures nothing, so no context is allocated for it; the
+        // key path is then applied on this thread, the main actor's.
         Self._checkMainActor()
         return values[keyPath: keyPath]
       }
@@ -117,7 +117,7 @@ public struct Injected<Value>: Sendable {
     }
   }
 
-  /// Sets the global value through the key path that `keyPath` returns to `value.pointee`, and
+  /// Sets the global value to `value.pointee`, through the key path that `keyPath` returns, and
   /// returns that value: the write path of the `Sendable` initializer's closure, kept out of it.
   @usableFromInline @inline(never)
   static func _assignPointee(
