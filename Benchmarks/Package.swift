@@ -18,7 +18,20 @@ let package = Package(
     // A synchronous `main`, so that callgrind can count instructions per case.
     .executableTarget(
       name: "InjectionBenchmarks",
-      dependencies: [.product(name: "Injection", package: "Injection"), "BenchmarkSupport"]
+      dependencies: [
+        .product(name: "Injection", package: "Injection"), "BenchmarkSupport", "BenchmarkKeys",
+        "BenchmarkShapes",
+      ]
+    ),
+    // The shape matrix (Cases/ShapeCases.swift) in an app's layout: the keys and accessors in
+    // one module, the types that hold `@Injected` in another, read from the executable.
+    .target(
+      name: "BenchmarkKeys",
+      dependencies: [.product(name: "Injection", package: "Injection")]
+    ),
+    .target(
+      name: "BenchmarkShapes",
+      dependencies: [.product(name: "Injection", package: "Injection"), "BenchmarkKeys"]
     ),
     // The black hole lives in its own module, so the optimizer cannot see through it.
     .target(name: "BenchmarkSupport"),

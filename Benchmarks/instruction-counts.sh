@@ -55,8 +55,10 @@ N2="${N2:-120000}"
 REQUEST_N1="${REQUEST_N1:-1000}"
 REQUEST_N2="${REQUEST_N2:-6000}"
 
-# Left out: the cases of a fixed large size (chain.one-million-writes*) and the one that runs
-# only in child processes (memory.global.distinct-keys). Name them to count them.
+# Left out: the cases of a fixed large size (chain.one-million-writes*), the one that runs
+# only in child processes (memory.global.distinct-keys), and the shape matrix (shape.*, 74
+# cases; Docs/Performance.md, "Where the wrapper lives", gives the command). Name them to count
+# them.
 cases=("$@")
 if [[ ${#cases[@]} -eq 0 ]]; then
   cases=(

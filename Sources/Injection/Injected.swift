@@ -30,7 +30,9 @@ public struct Injected<Value>: Sendable {
   /// This closure is the key path's only use. For a key path literal, the optimizer then
   /// specializes the closure for that constant key path and turns `values[keyPath:]` into a
   /// direct call of the accessor's getter (its `ConstantCapturePropagation` pass requires the
-  /// captured key path to have no other use). Any other key path is applied as usual.
+  /// captured key path to have no other use). Any other key path is applied as usual, and so is
+  /// a literal in code built without optimization: Docs/Performance.md, "Where the wrapper
+  /// lives", says where the direct call holds and why nothing cheaper is sound.
   @usableFromInline
   let access: @Sendable (_ values: InjectedValues, _ newValue: UnsafePointer<Value>?) -> Value
 
@@ -46,10 +48,14 @@ public struct Injected<Value>: Sendable {
   public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
-      // The key path reaches the setter through a non-escaping closure, so that the read path
-      // above keeps no use of it: a specialized closure never creates the key path.
-      Self._assign(newValue.pointee) { keyPath }
-      return newValue.pointee
+      // The write is a call of a function that is never inlined, and the key path reaches it
+      // through a non-escaping closure. Both keep this closure small and its read path free of
+      // any use of the key path, so that the specialized closure is inlined where the key path is
+      // constant and the read folds into a call of the getter. With the write written out here,
+      // the optimizer did not inline the closure when the accessor is declared in another module
+      // than the type holding the wrapper, and every read applied the key path (about 900
+      // instructions more; Docs/Performance.md, "Where the wrapper lives").
+      return Self._assignPointee(newValue) { keyPath }
     }
   }
 
@@ -78,18 +84,18 @@ public struct Injected<Value>: Sendable {
   @MainActor
   @inlinable
   public init(_ keyPath: KeyPath<InjectedValues, Value>) {
-    // The key path is applied only on the main actor, which `assumeIsolated` checks.
-    let keyPath = UncheckedSendable(keyPath)
+    // The key path is applied only on the main actor, which `assumeIsolated` checks. It is
+    // captured as it is, not in a wrapper, so that the optimizer can specialize the closure for
+    // it as for the other initializer; the write is kept out of the closure for the same reason.
+    nonisolated(unsafe) let keyPath = keyPath
     access = { values, newValue in
-      // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
-      let (values, newValue) = (UncheckedSendable(values), UncheckedSendable(newValue))
-      return MainActor.assumeIsolated {
-        guard let newValue = newValue.value else {
-          return UncheckedSendable(values.value[keyPath: keyPath.value])
-        }
-        Self._assign(newValue.pointee) { keyPath.value }
-        return UncheckedSendable(newValue.pointee)
-      }.value
+      guard let newValue else {
+        // The check runs a closure that captures nothing, so no context is allocated for it; the
+        // key path is then applied on this thread, the main actor's.
+        Self._checkMainActor()
+        return values[keyPath: keyPath]
+      }
+      return Self._assignPointeeOnMainActor(newValue) { keyPath }
     }
   }
 
@@ -109,6 +115,37 @@ public struct Injected<Value>: Sendable {
       yield &value
       _ = withUnsafePointer(to: value) { access(InjectedValues(), $0) }
     }
+  }
+
+  /// Sets the global value to `value.pointee`, through the key path that `keyPath` returns, and
+  /// returns that value: the write path of the `Sendable` initializer's closure, kept out of it.
+  @usableFromInline @inline(never)
+  static func _assignPointee(
+    _ value: UnsafePointer<Value>,
+    through keyPath: () -> any KeyPath<InjectedValues, Value> & Sendable
+  ) -> Value {
+    _assign(value.pointee) { keyPath() }
+    return value.pointee
+  }
+
+  /// Stops the program unless it runs on the main actor: what the main-actor initializer's
+  /// wrapper checks before it applies its key path.
+  @usableFromInline
+  static func _checkMainActor() {
+    MainActor.assumeIsolated {}
+  }
+
+  /// The write path of the main-actor initializer's closure: `_assignPointee(_:through:)`, on
+  /// the main actor, which it checks.
+  @usableFromInline @inline(never)
+  static func _assignPointeeOnMainActor(
+    _ value: UnsafePointer<Value>,
+    through keyPath: () -> KeyPath<InjectedValues, Value>
+  ) -> Value {
+    // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
+    let (value, keyPath) = (UncheckedSendable(value), UncheckedSendable(keyPath()))
+    MainActor.assumeIsolated { _assign(value.value.pointee) { keyPath.value } }
+    return value.value.pointee
   }
 
   @usableFromInline

@@ -2,11 +2,31 @@
 //
 // `main` is synchronous on purpose: valgrind cannot run an async `main` here, and callgrind's
 // instruction counts (Benchmarks/instruction-counts.sh) need valgrind.
+import BenchmarkKeys
+import BenchmarkShapes
+import BenchmarkSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// The struct of the shape matrix that lives in a global `let` of `main.swift` (see `ShapeCases`).
+let globalShape = ShapeStruct()
+
+/// Reads `globalShape` through `reader`, `iterations` times.
+func readGlobalShape(_ reader: ShapeCases.Reader, _ iterations: Int) {
+  switch reader {
+  case .injected: for _ in 0..<iterations { blackHole(globalShape.service.call()) }
+  case .concrete: for _ in 0..<iterations { blackHole(globalShape.concreteService.call()) }
+  case .keyed: for _ in 0..<iterations { blackHole(globalShape.keyedService.call()) }
+  case .seed: for _ in 0..<iterations { blackHole(globalShape.seedService.call()) }
+  case .subscript: for _ in 0..<iterations { blackHole(globalShape.viaSubscript.call()) }
+  case .raw: for _ in 0..<iterations { blackHole(globalShape.rawRead.call()) }
+  case .isolated: fatalError("only the main-actor shape has a main-actor accessor")
+  }
+}
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let startDate = Machine.date

@@ -1,8 +1,8 @@
 /// Every case, in report order, and the choice of which to run.
 enum Catalog {
   static var all: [Benchmark] {
-    BaselineCases.all + ReadCases.all + ScopeCases.all + ChainCases.all + ScalingCases.all
-      + PerRequestCases.all + GlobalMemoryCases.all
+    BaselineCases.all + ReadCases.all + ShapeCases.all + ScopeCases.all + ChainCases.all
+      + ScalingCases.all + PerRequestCases.all + GlobalMemoryCases.all
   }
 
   /// The cases `filters` select (all of them without filters). Unless `withBaselines` is

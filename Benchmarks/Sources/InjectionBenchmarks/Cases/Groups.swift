@@ -2,11 +2,12 @@
 enum Group {
   static let baselines = "Baselines"
   static let reads = "Reads"
+  static let shapes = "Shapes (where the wrapper lives; read from another module)"
   static let scopes = "Scopes"
   static let chains = "Long chains (many writes, many visible overrides)"
   static let scaling = "Scaling (default reads on threads)"
   static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
-  static let all = [baselines, reads, scopes, chains, scaling, perRequest]
+  static let all = [baselines, reads, shapes, scopes, chains, scaling, perRequest]
   /// Not timed, so not among the time tables: see `GlobalMemoryReport`.
   static let globalMemory = "Global values memory"
 }
