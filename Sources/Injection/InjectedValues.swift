@@ -94,7 +94,7 @@ public struct InjectedValues: Sendable {
       let site = self.site ?? OverrideSite.snapshot(over: head)
       self.site = site
       let next = head?.layer == site.layer ? _unlinking(Self._key(Key.self)) : head
-      head = Box<Key>(newValue, next: next, site: site)
+      head = Box<Key>(consume newValue, next: next, site: site)
       _keepAliveWhileBuilding()
     }
   }

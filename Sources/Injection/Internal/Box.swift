@@ -13,8 +13,8 @@ struct OverrideSite: Sendable {
     case global
   }
 
-  /// The address and length of the `#fileID` of a scope: a string literal, never freed. For the
-  /// other kinds, which have no file, `fileLength` holds the depth instead (see `depth`).
+  /// The address and length of the `#fileID` of a scope: a string literal, never freed. For a
+  /// snapshot, which has no file, `fileLength` holds the depth instead (see `depth`).
   @usableFromInline let fileStart: UInt
   @usableFromInline let fileLength: UInt32
   @usableFromInline let line: UInt32
@@ -30,21 +30,30 @@ struct OverrideSite: Sendable {
 
   @inlinable
   init(_ kind: Kind, depth: Int, fileID: StaticString = "", line: UInt = 0) {
-    let depth = UInt32(truncatingIfNeeded: depth)
     fileStart = kind == .scope ? UInt(bitPattern: fileID.utf8Start) : 0
-    fileLength = kind == .scope ? UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount) : depth
+    fileLength = UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)
     self.line = UInt32(truncatingIfNeeded: line)
-    let identity = kind == .snapshot ? injection_next_snapshot_layer() : depth
-    layer = identity << 2 | kind.rawValue
+    layer = UInt32(truncatingIfNeeded: depth) << 2 | kind.rawValue
+  }
+
+  /// The site of writes to a snapshot at `depth`, with a layer of their own.
+  @usableFromInline
+  init(snapshotAt depth: Int) {
+    fileStart = 0
+    fileLength = UInt32(truncatingIfNeeded: depth)  // no file: the depth, see `depth`
+    line = 0
+    layer = injection_next_snapshot_layer() << 2 | Kind.snapshot.rawValue
   }
 
   @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
-  @inlinable var depth: Int { Int(kind == .scope ? layer >> 2 : fileLength) }
+  @inlinable var depth: Int {
+    Int(layer & 3 == Kind.snapshot.rawValue ? fileLength : layer >> 2)
+  }
 
   /// The site of writes to a snapshot whose chain starts at `head`.
-  @inlinable
+  @usableFromInline @inline(never)  // the first write to a snapshot only: kept out of line
   static func snapshot(over head: Node?) -> OverrideSite {
-    OverrideSite(.snapshot, depth: head?.depth ?? 0)
+    OverrideSite(snapshotAt: head?.depth ?? 0)
   }
 
   var fileID: String {

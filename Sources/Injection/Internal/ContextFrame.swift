@@ -47,6 +47,9 @@ struct ContextFrame {
   /// For `probe` frames, what learns the keys read.
   @usableFromInline let probe: UnsafeMutablePointer<KeyProbe>?
   @usableFromInline let previous: UnsafeMutableRawPointer?
+  /// For `update` frames, the latest chain written while the closure runs, retained until the
+  /// frame is popped (see `keep(_:)`). Unmanaged, so that frames stay trivial to push and pop.
+  @usableFromInline var kept: Unmanaged<Node>?
 
   @inlinable
   init(
@@ -65,6 +68,7 @@ struct ContextFrame {
     self.creating = creating
     self.probe = probe
     self.previous = previous
+    self.kept = nil
   }
 
   /// The innermost frame of this thread, if any.
@@ -83,6 +87,29 @@ struct ContextFrame {
     return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
       injection_context_set(pointer)
       defer { injection_context_set(pointer.pointee.previous) }
+      return try body()
+    }
+  }
+
+  /// Runs `body` with the `update` frame for the values at `values` pushed on this thread, and
+  /// releases the chain the frame kept (see `keep(_:)`) when it is popped.
+  @inlinable
+  static func withUpdate<Result, Failure: Error>(
+    of values: UnsafeMutablePointer<InjectedValues>,
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var frame = ContextFrame(
+      .update,
+      owner: currentTask,
+      values: values,
+      previous: injection_context_get()
+    )
+    return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
+      injection_context_set(pointer)
+      defer {
+        injection_context_set(pointer.pointee.previous)
+        pointer.pointee.kept?.release()
+      }
       return try body()
     }
   }
@@ -118,14 +145,6 @@ struct ContextFrame {
   static var currentTask: UInt {
     // An optional task is one word, 0 for none; the cast reads it without retaining the task.
     withUnsafeCurrentTask { unsafeBitCast($0, to: UInt.self) }
-  }
-
-  /// For `update` frames, where the latest chain built while the closure runs is kept alive:
-  /// beside `values`, in their `UpdateStorage`.
-  @inlinable
-  var keptSlot: UnsafeMutablePointer<Node?>? {
-    guard kind == .update, let values else { return nil }
-    return UpdateStorage.keptSlot(beside: values)
   }
 
   /// The frame below this one.
@@ -179,46 +198,25 @@ struct KeyProbe {
   }
 }
 
-/// What a synchronous update closure builds, on the stack of `withInjectedValues`: the values,
-/// which the closure holds as `$0`, and the latest chain built while it runs, kept alive until it
-/// returns.
+/// Why an update frame keeps the latest chain written while its closure runs (`kept`).
 ///
-/// The library reaches `$0`'s memory through the frame (reads, `InjectedValues.current`,
-/// seed-style setters). Swift assumes that nothing else touches an `inout` argument, so for
-/// `$0 = expression` an optimized build may release `$0`'s old value before it evaluates the
-/// expression; if the expression reads the values being built through the frame
-/// (`$0 = InjectedValues.current`), it would read a chain just freed. So every chain the library
-/// writes, or hands out through `current`, while an update closure runs on this thread is also
-/// held in `kept` until the next one: `$0`'s memory always refers to live nodes. (A value the
-/// closure derives from the values being built links to their chain, so holding its chain holds
-/// theirs.) An asynchronous update closure's `UpdateMarker` does the same.
-@usableFromInline
-struct UpdateStorage {
-  @usableFromInline var values: InjectedValues
-  @usableFromInline var kept: Node?
-
-  @inlinable init(_ values: InjectedValues) {
-    self.values = values
-    self.kept = nil
+/// The closure holds the values being built as `inout $0`, and the library reaches the same
+/// memory through the frame (reads, `InjectedValues.current`, seed-style setters). Swift assumes
+/// that nothing else touches an `inout` argument, so for `$0 = expression` an optimized build may
+/// release `$0`'s old value before it evaluates the expression; if the expression reads the
+/// values being built through the frame (`$0 = InjectedValues.current`), it would read a chain
+/// just freed. So every chain the library writes, or hands out through `current`, while an update
+/// closure runs on this thread is also held by the frame until the next one, and released when
+/// the frame is popped: `$0`'s memory always refers to live nodes. (A value the closure derives
+/// from the values being built links to their chain, so holding its chain holds theirs.) An
+/// asynchronous update closure's `UpdateMarker` does the same.
+extension ContextFrame {
+  /// Holds `head` (retained) until the next call or until the frame is popped.
+  @inlinable @inline(__always)
+  mutating func keep(_ head: Node?) {
+    let old = kept
+    kept = head.map { Unmanaged.passRetained($0) }
+    old?.release()
   }
 
-  /// Runs `body` with pointers to the values and to the kept chain.
-  @inlinable
-  mutating func withPointers<Result, Failure: Error>(
-    _ body: (UnsafeMutablePointer<InjectedValues>) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try withUnsafeMutablePointer(to: &self) { (storage) throws(Failure) -> Result in
-      let values = UnsafeMutableRawPointer(storage) + MemoryLayout<Self>.offset(of: \.values)!
-      return try body(values.assumingMemoryBound(to: InjectedValues.self))
-    }
-  }
-
-  /// The kept chain of the storage whose values are at `values`.
-  @inlinable
-  static func keptSlot(
-    beside values: UnsafeMutablePointer<InjectedValues>
-  ) -> UnsafeMutablePointer<Node?> {
-    let distance = MemoryLayout<Self>.offset(of: \.kept)! - MemoryLayout<Self>.offset(of: \.values)!
-    return (UnsafeMutableRawPointer(values) + distance).assumingMemoryBound(to: Node?.self)
-  }
 }

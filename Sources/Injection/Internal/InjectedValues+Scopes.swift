@@ -28,18 +28,11 @@ extension InjectedValues {
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
-    var storage = UpdateStorage(InjectedValues(updating: _resolvedHead, fileID: fileID, line: line))
-    try storage.withPointers { (values) throws(Failure) in
-      let frame = ContextFrame(
-        .update,
-        owner: ContextFrame.currentTask,
-        values: values,
-        previous: injection_context_get()
-      )
-      try ContextFrame.with(frame) { () throws(Failure) in try update(&values.pointee) }
+    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
+    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
+      try ContextFrame.withUpdate(of: pointer) { () throws(Failure) in try update(&pointer.pointee)
+      }
     }
-    var values = InjectedValues(head: nil)
-    swap(&values, &storage.values)  // moved out, not copied
     return values
   }
 

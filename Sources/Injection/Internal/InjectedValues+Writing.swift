@@ -30,7 +30,7 @@ extension InjectedValues {
   // MARK: - Keeping chains alive while an update closure runs
 
   /// After a write to this value: if an update closure runs on this thread, keeps this chain
-  /// alive until the next write or until the closure returns (see `UpdateStorage`), whichever
+  /// alive until the next write or until the closure returns (see `ContextFrame.keep`), whichever
   /// value was written: one that the closure derives from the values being built links to their
   /// chain, so keeping its chain keeps theirs.
   @inlinable @inline(__always)
@@ -39,7 +39,7 @@ extension InjectedValues {
       if let head { Self._keepAliveInAsynchronousUpdate(head) }
       return
     }
-    frame.pointee.keptSlot?.pointee = head
+    if frame.pointee.kind == .update { frame.pointee.keep(head) }
   }
 
   /// Keeps `head` alive until the update closure running on this thread returns, if any.
@@ -47,7 +47,7 @@ extension InjectedValues {
   static func _keepAlive(_ head: Node?) {
     guard let head else { return }
     if let frame = ContextFrame.top {
-      frame.pointee.keptSlot?.pointee = head
+      if frame.pointee.kind == .update { frame.pointee.keep(head) }
     } else {
       _keepAliveInAsynchronousUpdate(head)
     }
@@ -168,19 +168,11 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    // In an `UpdateStorage`, as the values of every update frame are (see `keptSlot`).
-    var storage = UpdateStorage(InjectedValues())
-    storage.values.site = OverrideSite(.global, depth: 0)
-    storage.withPointers { pointer in
-      let frame = ContextFrame(
-        .update,
-        owner: ContextFrame.currentTask,
-        values: pointer,
-        previous: injection_context_get()
-      )
-      ContextFrame.with(frame) { pointer.pointee[keyPath: keyPath] = value }
+    var scratch = InjectedValues()
+    scratch.site = OverrideSite(.global, depth: 0)
+    withUnsafeMutablePointer(to: &scratch) { pointer in
+      ContextFrame.withUpdate(of: pointer) { pointer.pointee[keyPath: keyPath] = value }
     }
-    let scratch = storage.values
     for box in scratch.ownBoxes.reversed() {
       let replaced = GlobalValues.setBox(box, for: box.key)
       withExtendedLifetime(replaced) {}

@@ -40,7 +40,7 @@ final class UpdateMarker: Node, @unchecked Sendable {
     return values
   }
 
-  /// The latest chain built while the update closure runs (see `UpdateStorage`); touched by
+  /// The latest chain built while the update closure runs (see `ContextFrame.keep`); touched by
   /// the owner only, while the closure runs.
   private var kept: Node?
 
