@@ -26,17 +26,26 @@ private func closeAsynchronously(_ connection: Connection, in log: ConnectionLog
   log.close(connection)
 }
 
+/// Declares a connection built on first use, with an asynchronous teardown, as the tests' scopes do.
+private func declareConnection(
+  in values: inout InjectedValues,
+  log: ConnectionLog,
+  name: String = "scoped"
+) {
+  values.lazy(\.awaitedConnection) {
+    log.open(name)
+  } teardown: {
+    await closeAsynchronously($0, in: log)
+  }
+}
+
 @Suite("An awaited scope is the asynchronous one, whatever its operation does")
 struct AwaitedScopeTests {
   @Test("An operation that reads the value and returns without suspending: torn down after it")
   func nonSuspendingOperationReturns() async {
     let log = ConnectionLog()
     let closedDuringOperation = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) {
-        log.open("scoped")
-      } teardown: {
-        await closeAsynchronously($0, in: log)
-      }
+      declareConnection(in: &$0, log: log)
     } operation: {
       _ = InjectedValues[\.awaitedConnection]
       return log.closed
@@ -50,11 +59,7 @@ struct AwaitedScopeTests {
   func operationThatOnlyReturns() async {
     let log = ConnectionLog()
     let result = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) {
-        log.open("scoped")
-      } teardown: {
-        await closeAsynchronously($0, in: log)
-      }
+      declareConnection(in: &$0, log: log)
     } operation: {
       42
     }
@@ -68,11 +73,7 @@ struct AwaitedScopeTests {
     let log = ConnectionLog()
     await #expect(throws: AwaitedFailure.self) {
       try await withInjectedValues {
-        $0.lazy(\.awaitedConnection) {
-          log.open("scoped")
-        } teardown: {
-          await closeAsynchronously($0, in: log)
-        }
+        declareConnection(in: &$0, log: log)
       } operation: {
         _ = InjectedValues[\.awaitedConnection]
         throw AwaitedFailure()
@@ -86,11 +87,7 @@ struct AwaitedScopeTests {
   func parameterized(index: Int) async {
     let log = ConnectionLog()
     let name = await withInjectedValues {
-      $0.lazy(\.awaitedConnection) {
-        log.open("case \(index)")
-      } teardown: {
-        await closeAsynchronously($0, in: log)
-      }
+      declareConnection(in: &$0, log: log, name: "case \(index)")
     } operation: {
       InjectedValues[\.awaitedConnection].name
     }

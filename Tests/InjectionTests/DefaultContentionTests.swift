@@ -99,15 +99,13 @@ private final class IdentityLog: @unchecked Sendable {
 /// started, and returns when all have finished.
 private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
   let gate = StartGate()
-  var threads: [ThreadHandle] = []
-  for index in 0..<count {
-    let work = ThreadWork {
+  let threads = (0..<count).map { index in
+    startThread {
       gate.arriveAndWait(expected: count)
       body(index)
     }
-    threads.append(ThreadHandle.start(work))
   }
-  for thread in threads { thread.join() }
+  for thread in threads { pthread_join(thread, nil) }
 }
 
 /// Holds threads until all of them have arrived. (`pthread_barrier_t` is missing on Darwin.)
@@ -120,43 +118,4 @@ private final class StartGate: @unchecked Sendable {
     lock.withLock { arrived += 1 }
     while lock.withLock({ arrived < expected }) { sched_yield() }
   }
-}
-
-/// The closure a new thread runs.
-private final class ThreadWork: Sendable {
-  let run: @Sendable () -> Void
-  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// A POSIX thread that can be joined.
-private struct ThreadHandle {
-  let thread: pthread_t
-
-  static func start(_ work: ThreadWork) -> ThreadHandle {
-    let argument = Unmanaged.passRetained(work).toOpaque()
-    #if canImport(Glibc)
-      var thread = pthread_t()
-    #elseif canImport(Darwin)
-      var thread: pthread_t?
-    #endif
-    let status = pthread_create(
-      &thread,
-      nil,
-      { argument in
-        // Optional on Linux, not on Apple platforms: this line accepts either.
-        let argument: UnsafeMutableRawPointer? = argument
-        Unmanaged<ThreadWork>.fromOpaque(argument!).takeRetainedValue().run()
-        return nil
-      },
-      argument
-    )
-    precondition(status == 0, "pthread_create failed: \(status)")
-    #if canImport(Glibc)
-      return ThreadHandle(thread: thread)
-    #elseif canImport(Darwin)
-      return ThreadHandle(thread: thread!)
-    #endif
-  }
-
-  func join() { pthread_join(thread, nil) }
 }
