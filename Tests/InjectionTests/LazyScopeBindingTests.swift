@@ -31,6 +31,17 @@ extension InjectedValues {
   }
 }
 
+/// A value outside any update closure with a connection declared on it, built on first use.
+private func preparedDeclaration(log: ConnectionLog) -> InjectedValues {
+  var prepared = InjectedValues.current
+  prepared.lazy(\.boundConnection) {
+    log.open("prepared")
+  } teardown: {
+    log.close($0)
+  }
+  return prepared
+}
+
 @Suite("A lazy declaration belongs to each scope that binds it")
 struct LazyScopeBindingTests {
   // MARK: - `current` in an update closure is a copy of the values being built
@@ -80,12 +91,7 @@ struct LazyScopeBindingTests {
   @Test("A value with a lazy declaration, bound in two scopes one after the other, builds twice")
   func preparedDeclarationInSequentialScopes() {
     let log = ConnectionLog()
-    var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) {
-      log.open("prepared")
-    } teardown: {
-      log.close($0)
-    }
+    let prepared = preparedDeclaration(log: log)
     for round in 1...2 {
       let name = withInjectedValues {
         $0 = prepared
@@ -102,18 +108,12 @@ struct LazyScopeBindingTests {
   @Test("Bound in concurrent scopes, each scope gets its own value and tears down its own")
   func preparedDeclarationInConcurrentScopes() async {
     let log = ConnectionLog()
-    var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) {
-      log.open("prepared")
-    } teardown: {
-      log.close($0)
-    }
-    let frozen = prepared
+    let prepared = preparedDeclaration(log: log)
     let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
       for _ in 0..<20 {
         group.addTask {
           await withInjectedValues {
-            $0 = frozen
+            $0 = prepared
           } operation: {
             await Task.yield()
             return ObjectIdentifier(InjectedValues[\.boundConnection])
@@ -132,12 +132,7 @@ struct LazyScopeBindingTests {
   @Test("An inner scope still shares the enclosing scope's value")
   func innerScopesShare() {
     let log = ConnectionLog()
-    var prepared = InjectedValues.current
-    prepared.lazy(\.boundConnection) {
-      log.open("prepared")
-    } teardown: {
-      log.close($0)
-    }
+    let prepared = preparedDeclaration(log: log)
     withInjectedValues {
       $0 = prepared
     } operation: {
