@@ -93,10 +93,6 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
     Box(value, next: next, site: site)
   }
 
-  override func resited(_ site: OverrideSite) -> Node {
-    Box(value, next: nil, site: site)
-  }
-
   override func collect(into table: inout KeyTable) {
     table.insertIfAbsent(self, for: key)
   }

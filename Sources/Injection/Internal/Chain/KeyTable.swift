@@ -22,8 +22,6 @@ struct KeyTable {
   private(set) var slots: ContiguousArray<Slot>?
   private(set) var count = 0
 
-  init() {}
-
   /// Creates an empty table with room for `capacity` nodes without rehashing.
   init(capacity: Int) {
     if capacity > 0 { rehash(capacity: capacity * 2) }

@@ -42,7 +42,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> InjectedValues {
-    let parent = _resolvedHead
+    let parent = resolvedHead
     let values = UnsafeMutablePointer<InjectedValues>.allocate(capacity: 1)
     values.initialize(to: InjectedValues(updating: parent, fileID: fileID, line: line))
     defer {
@@ -51,7 +51,7 @@ extension InjectedValues {
     }
     let marker = UpdateMarker(values: values, next: parent)
     defer { marker.deactivate() }
-    try await _storage.withValue(
+    try await taskHead.withValue(
       marker,
       operation: { try await update(&values.pointee) },
       isolation: isolation
@@ -59,7 +59,7 @@ extension InjectedValues {
     return values.pointee
   }
 
-  /// Runs `operation` in the scope that `values` (from `_updating`) describe: bound as the task's
+  /// Runs `operation` in the scope that `values` (from `updating`) describe: bound as the task's
   /// values, with the values built on first use that the update declared opened, and torn down
   /// when the operation returns or throws.
   package static func _withScope(
@@ -68,10 +68,10 @@ extension InjectedValues {
     operation: () async throws -> Void
   ) async throws {
     if values.ownsLazyValues {
-      try await _withLazyValues(values, operation, isolation: isolation)
+      try await withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await _storage.withValue(
-        values._headForBinding,
+      try await taskHead.withValue(
+        values.headForBinding,
         operation: operation,
         isolation: isolation
       )

@@ -58,11 +58,6 @@ enum GlobalValues {
     injection_global_read_end(injection_global_read_slot())
   }
 
-  /// Whether a global value is set for `key`.
-  static func isSet(_ key: UInt) -> Bool {
-    box(for: key) != nil
-  }
-
   /// The global override of `key`, if one is set.
   static func box(for key: UInt) -> Node? {
     let table = injection_global_table_load()
@@ -91,11 +86,6 @@ enum GlobalValues {
   static func removeAll() -> [Node] {
     let cells = writer.withLock { $0.cells }
     return cells.compactMap { $0.exchange(nil) }
-  }
-
-  /// Every global override that is set, in no particular order.
-  static var boxes: [Node] {
-    writer.withLock { $0.cells }.compactMap { $0.withBox { $0 } }
   }
 
   /// What only writers touch, under one lock.

@@ -136,7 +136,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   @usableFromInline
   func valueOnSlowPath() -> Value {
     let cell = UInt(bitPattern: ObjectIdentifier(self))
-    return InjectedValues._checkingForCycles(key, cell: cell) {
+    return CycleDetection.checking(key, cell: cell) {
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
         #if DEBUG
@@ -185,18 +185,18 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// Stops the program for a read that cannot be served: before the scope started, after it
   /// ended, or by the factory itself.
   private func misuse() -> Never {
-    let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    let declaredAt = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
     switch lock.withLock({ fields.pointee.state }) {
     case .declared, .claimed:
       message =
-        "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
+        "\(key), declared with lazy(_:_:)\(declaredAt), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
         + "scope owns. Declare it in the update closure of withInjectedValues or of a test trait, "
         + "and read it in the operation."
     case .closed:
       message =
-        "\(key), declared with lazy(_:_:)\(where_), was read after its scope ended and its value "
+        "\(key), declared with lazy(_:_:)\(declaredAt), was read after its scope ended and its value "
         + "was torn down (for example through a snapshot or a task that outlived the scope). "
         + "Read it only while the scope runs."
     default:
@@ -208,9 +208,9 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// Stops the program for a read that has waited `CycleDetection.patienceSeconds` for another
   /// thread to build the value (debug builds).
   private func waitedTooLong() -> Never {
-    let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    let declaredAt = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     fatalError(
-      "Injection: \(key), declared with lazy(_:_:)\(where_), has been under construction on "
+      "Injection: \(key), declared with lazy(_:_:)\(declaredAt), has been under construction on "
         + "another thread for \(CycleDetection.patienceSeconds) seconds while this read waits for "
         + "it: its factory seems to wait for a read of its own value on another thread or task, "
         + "a dependency cycle through another thread. A factory must not wait for work that reads "
