@@ -91,7 +91,8 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
-      write(Self._key(Key.self)) { next, site in Box<Key>(newValue, next: next, site: site) }
+      let (next, site) = startWrite(of: Self._key(Key.self))
+      finishWrite(Box<Key>(newValue, next: next, site: site))
     }
   }
 
@@ -193,7 +194,7 @@ public struct InjectedValues: Sendable {
   public static var current: InjectedValues {
     if let values = valuesBeingBuilt {
       let copy = values.pointee
-      keepAliveWhileBuilding(copy.head)
+      if copy.head != nil { copy.keepAliveWhileBuilding() }
       return copy
     }
     return InjectedValues(head: resolvedHead)

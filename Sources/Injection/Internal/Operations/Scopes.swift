@@ -141,7 +141,8 @@ extension InjectedValues {
       if !value.claim() { taken.append(box) }
     }
     for box in taken {
-      write(box.key) { next, site in box.redeclared(next: next, site: site) }
+      let (next, site) = startWrite(of: box.key)
+      finishWrite(box.redeclared(next: next, site: site))
     }
     if !taken.isEmpty {
       for box in ownBoxes where box.isLazy {

@@ -3,16 +3,26 @@ import CInjectionSupport
 // The one write of an override, which every writer calls, and where seed-style setters write.
 
 extension InjectedValues {
-  /// Links the box that `makeBox` makes for `key` (given what it links to and its site) at the
-  /// top of this value's chain: the write behind the subscript's setter, seed-style setters,
-  /// `lazy`, and writes to snapshots.
-  @inlinable
-  mutating func write(_ key: UInt, _ makeBox: (_ next: Node?, _ site: OverrideSite) -> Node) {
+  // The one write of an override, in two halves that every writer calls around making its box:
+  // the subscript's setter (and through it seed-style setters and writes to snapshots), `lazy`,
+  // and a scope that redeclares a lazy value. Two halves rather than one function that takes a
+  // closure making the box: the closure would capture the setter's value and copy it, one retain
+  // and release more per scope entry (callgrind).
+
+  /// Starts a write of an override of `key`: returns what its box links to and its site.
+  @inlinable @inline(__always)
+  mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
     let site = self.site ?? OverrideSite.snapshot(over: head)
     self.site = site
     let next = head?.layer == site.layer ? Node.unlinking(key, from: head, layer: site.layer) : head
-    head = makeBox(next, site)
-    Self.keepAliveWhileBuilding(head)
+    return (next, site)
+  }
+
+  /// Ends the write that `startWrite(of:)` started: links `box` at the top of this value's chain.
+  @inlinable @inline(__always)
+  mutating func finishWrite(_ box: Node) {
+    head = box
+    keepAliveWhileBuilding()
   }
 
   /// This value's own overrides, innermost first.
@@ -20,18 +30,17 @@ extension InjectedValues {
 
   // MARK: - Keeping chains alive while an update closure runs
 
-  /// After a write, or when `current` hands out the values being built: if an update closure
-  /// runs in this task, keeps the chain at `head` alive until the next write or until the
-  /// closure returns (see `UpdateStorage`), whichever value was written: one that the closure
-  /// derives from the values being built links to their chain, so keeping its chain keeps theirs.
+  /// After a write to this value, or when `current` hands out a chain: if an update closure runs in
+  /// this task, keeps this chain alive until the next write or until the closure returns (see
+  /// `UpdateStorage`), whichever value was written: one that the closure derives from the values
+  /// being built links to their chain, so keeping its chain keeps theirs.
   @inlinable @inline(__always)
-  static func keepAliveWhileBuilding(_ head: Node?) {
-    guard let head else { return }
-    if let frame = ContextFrame.top {
-      frame.pointee.keptSlot?.pointee = head
-    } else {
-      keepAliveInAsynchronousUpdate(head)
+  func keepAliveWhileBuilding() {
+    guard let frame = ContextFrame.top else {
+      if let head { Self.keepAliveInAsynchronousUpdate(head) }
+      return
     }
+    frame.pointee.keptSlot?.pointee = head
   }
 
   /// `keepAliveWhileBuilding` for an asynchronous update closure, which has no frame.
@@ -77,10 +86,9 @@ extension InjectedValues {
   ) {
     let key = Self.keyOverriddenLazily(by: keyPath)
     let identity = UInt(bitPattern: ObjectIdentifier(key))
-    write(identity) { next, site in
-      let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
-      return LazyBox(cell, key: identity, next: next, site: site)
-    }
+    let (next, site) = startWrite(of: identity)
+    let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
+    finishWrite(LazyBox(cell, key: identity, next: next, site: site))
     ownsLazyValues = true
   }
 }
