@@ -58,10 +58,6 @@ public struct InjectedValues: Sendable {
     self.init(head: nil)
   }
 
-  /// The current task's overrides: the head of its chain.
-  @usableFromInline
-  static let taskHead = TaskLocal<Node?>(wrappedValue: nil)
-
   // MARK: - Reading and writing one key
 
   /// Accesses the dependency that `key` names, as these values see it.

@@ -26,3 +26,14 @@ extension InjectedValues {
     text.count <= 80 ? text : text.prefix(77) + "..."
   }
 }
+
+extension OverrideSite {
+  /// Where the override was set, as `source(of:)` reports it.
+  var source: InjectionSource {
+    switch kind {
+    case .scope: .scope(fileID: fileID, line: Int(line))
+    case .snapshot: .snapshot
+    case .global: .global
+    }
+  }
+}

@@ -1,24 +1,5 @@
 // The minimal surface the InjectionTesting module needs. `package` access: not public API.
 
-/// Watches a strict-mode scope: reads that fall back to a global value or a default, and global
-/// changes.
-package protocol InjectionFallbackObserver: Sendable {
-  /// Called on every read of these values that finds no override for `key`, before the fallback
-  /// is produced, except reads made by update closures.
-  ///
-  /// - Parameters:
-  ///   - key: The key that was read.
-  ///   - isGlobal: `true` if the value comes from the global value, `false` for the default.
-  func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool)
-
-  /// Called when a task running with these values sets or removes a global value.
-  ///
-  /// - Parameters:
-  ///   - key: The key whose global value changed, or `nil` for every key (`resetAllGlobals`).
-  ///   - removed: `true` if the global value was removed, `false` if it was set.
-  func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool)
-}
-
 extension InjectedValues {
   /// Returns these values with every fallback read and global change reported to `observer`
   /// (strict mode). Scopes entered inside keep the observer, as do the tasks they create.

@@ -68,7 +68,8 @@ final class UpdateMarker: Node, @unchecked Sendable {
   }
 
   override func relinked(to next: Node?) -> Node {
-    // A marker is never compacted: compaction starts from resolved values (see `InjectedValues.resolvedHead`).
+    // A marker is never compacted: compaction starts from resolved values (see
+    // `InjectedValues.resolvedHead`).
     next ?? IndexNode([], layer: OverrideSite.noLayer, next: nil)
   }
 }
