@@ -1,17 +1,18 @@
 /// Switches on strict mode for the overrides above it.
 final class ObserverNode: Node, @unchecked Sendable {
   // Safe: as `Node`; adds one `let` of a `Sendable` type.
-  let observerOfNode: any InjectionFallbackObserver
+  /// The observer this node switches on.
+  let installed: any InjectionFallbackObserver
 
   init(_ observer: any InjectionFallbackObserver, next: Node?) {
-    observerOfNode = observer
+    installed = observer
     super.init(kind: Node.observerKind, next: next, isObserved: true)
   }
 
-  override var ownObserver: (any InjectionFallbackObserver)? { observerOfNode }
+  override var ownObserver: (any InjectionFallbackObserver)? { installed }
 
   override func relinked(to next: Node?) -> Node {
-    ObserverNode(observerOfNode, next: next)
+    ObserverNode(installed, next: next)
   }
 }
 
