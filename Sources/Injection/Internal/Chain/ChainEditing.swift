@@ -42,7 +42,7 @@ extension Node {
     let node = below?.takeUnretainedValue()
     if let position {
       return removing(position, from: head!)
-    } else if let ownIndex, ownIndex.holds(key) {
+    } else if let ownIndex, ownIndex.box(for: key) != nil {
       let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
       return relinking(boxCount, from: head, onto: remaining)
     } else if boxCount < maximumOwnBoxes {

@@ -76,11 +76,6 @@ final class IndexNode: Node, @unchecked Sendable {
     box(for: key) ?? Node.find(key, from: next)
   }
 
-  /// Whether this index itself holds a box of `key`.
-  func holds(_ key: UInt) -> Bool {
-    table.find(key) != nil
-  }
-
   override func relinked(to next: Node?) -> Node {
     IndexNode(table: table.copy(), endObserver: endObserver, layer: layer, next: next, depth: depth)
   }

@@ -61,13 +61,8 @@ enum GlobalValues {
   /// The global override of `key`, if one is set.
   static func box(for key: UInt) -> Node? {
     let table = injection_global_table_load()
-    return table == 0 ? nil : box(for: key, in: table)
-  }
-
-  /// The global override of `key`, if one is set, given the current table.
-  @usableFromInline
-  static func box(for key: UInt, in table: UInt) -> Node? {
-    cell(for: key, in: table)?._withUnsafeGuaranteedRef { $0.withBox { $0 } }
+    guard table != 0, let cell = cell(for: key, in: table) else { return nil }
+    return cell._withUnsafeGuaranteedRef { $0.withBox { $0 } }
   }
 
   /// Sets (or, with `nil`, removes) the global override of `key`; returns the one it replaces,
