@@ -55,7 +55,7 @@ public struct Injected<Value>: Sendable {
       // the optimizer did not inline the closure when the accessor is declared in another module
       // than the type holding the wrapper, and every read applied the key path (about 900
       // instructions more; Docs/Performance.md, "Where the wrapper lives").
-      return Self._assignPointee(newValue) { keyPath }
+      return Self.assignPointee(newValue) { keyPath }
     }
   }
 
@@ -92,10 +92,10 @@ public struct Injected<Value>: Sendable {
       guard let newValue else {
         // The check runs a closure that captures nothing, so no context is allocated for it; the
         // key path is then applied on this thread, the main actor's.
-        Self._checkMainActor()
+        Self.checkMainActor()
         return values[keyPath: keyPath]
       }
-      return Self._assignPointeeOnMainActor(newValue) { keyPath }
+      return Self.assignPointeeOnMainActor(newValue) { keyPath }
     }
   }
 
@@ -111,7 +111,7 @@ public struct Injected<Value>: Sendable {
       _ = withUnsafePointer(to: newValue) { access(InjectedValues(), $0) }
     }
     nonmutating _modify {
-      var value = InjectedValues._globalValue { access(InjectedValues(), nil) }
+      var value = InjectedValues.globalValue { access(InjectedValues(), nil) }
       yield &value
       _ = withUnsafePointer(to: value) { access(InjectedValues(), $0) }
     }
@@ -120,36 +120,36 @@ public struct Injected<Value>: Sendable {
   /// Sets the global value to `value.pointee`, through the key path that `keyPath` returns, and
   /// returns that value: the write path of the `Sendable` initializer's closure, kept out of it.
   @usableFromInline @inline(never)
-  static func _assignPointee(
+  static func assignPointee(
     _ value: UnsafePointer<Value>,
     through keyPath: () -> any KeyPath<InjectedValues, Value> & Sendable
   ) -> Value {
-    _assign(value.pointee) { keyPath() }
+    assign(value.pointee) { keyPath() }
     return value.pointee
   }
 
   /// Stops the program unless it runs on the main actor: what the main-actor initializer's
   /// wrapper checks before it applies its key path.
   @usableFromInline
-  static func _checkMainActor() {
+  static func checkMainActor() {
     MainActor.assumeIsolated {}
   }
 
-  /// The write path of the main-actor initializer's closure: `_assignPointee(_:through:)`, on
+  /// The write path of the main-actor initializer's closure: `assignPointee(_:through:)`, on
   /// the main actor, which it checks.
   @usableFromInline @inline(never)
-  static func _assignPointeeOnMainActor(
+  static func assignPointeeOnMainActor(
     _ value: UnsafePointer<Value>,
     through keyPath: () -> KeyPath<InjectedValues, Value>
   ) -> Value {
     // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
     let (value, keyPath) = (UncheckedSendable(value), UncheckedSendable(keyPath()))
-    MainActor.assumeIsolated { _assign(value.value.pointee) { keyPath.value } }
+    MainActor.assumeIsolated { assign(value.value.pointee) { keyPath.value } }
     return value.value.pointee
   }
 
   @usableFromInline
-  static func _assign(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
+  static func assign(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
     let keyPath = keyPath()
     guard let writable = keyPath as? WritableKeyPath<InjectedValues, Value> else {
       fatalError(
@@ -157,7 +157,7 @@ public struct Injected<Value>: Sendable {
           + "is get-only, a read-only view of another dependency. Assign that dependency instead."
       )
     }
-    InjectedValues._setGlobal(value, through: writable)
+    InjectedValues.setGlobal(value, through: writable)
   }
 }
 

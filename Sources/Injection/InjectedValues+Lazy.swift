@@ -40,7 +40,7 @@ extension InjectedValues {
     _ make: @escaping @Sendable () -> Value,
     teardown: (@Sendable (Value) async -> Void)? = nil
   ) {
-    _declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
+    declareLazy(keyPath, make, teardown: teardown.map { .async($0) } ?? .none)
   }
 
   /// In an update closure: overrides the dependency behind `keyPath` with a value that `make`
@@ -69,51 +69,6 @@ extension InjectedValues {
     _ make: @escaping @Sendable () -> Value,
     teardown: @escaping @Sendable (Value) -> Void
   ) {
-    _declareLazy(keyPath, make, teardown: .sync(teardown))
-  }
-
-  /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, compiled
-  /// for `Value`, whose key is learnt by running the accessor's getter.
-  @inlinable
-  mutating func _declareLazy<Value: Sendable>(
-    _ keyPath: WritableKeyPath<InjectedValues, Value>,
-    _ make: @escaping @Sendable () -> Value,
-    teardown: LazyTeardown<Value>
-  ) {
-    let key = Self._keyOverriddenLazily(by: keyPath)
-    let identity = UInt(bitPattern: ObjectIdentifier(key))
-    _write(identity) { next, site in
-      let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
-      return LazyBox(cell, key: identity, next: next, site: site)
-    }
-    ownsLazyValues = true
-  }
-
-  /// The key that `lazy` overrides: the first key that the getter behind `keyPath` reads, whose
-  /// value type must be the accessor's.
-  @usableFromInline
-  static func _keyOverriddenLazily<Value>(
-    by keyPath: WritableKeyPath<InjectedValues, Value>
-  ) -> any InjectionKey.Type {
-    var probe = KeyProbe(recordsAll: false)
-    probing(keyPath, with: &probe)
-    guard let (key, valueType) = probe.first else {
-      fatalError(
-        "Injection: lazy(\(keyPath)) needs an accessor whose getter reads one key, "
-          + "such as `get { self[DatabaseKey.self] }`; this accessor of \(Value.self) reads none."
-      )
-    }
-    guard valueType == Value.self else {
-      fatalError(
-        "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
-          + "\(key), a key of \(valueType). Use an accessor that reads and writes one key."
-      )
-    }
-    return key
-  }
-
-  /// The values built on first use among this value's own overrides.
-  var ownLazyValues: some Sequence<any ScopedLazyValue> {
-    ownBoxes.lazy.compactMap { $0.scopedLazyValue }
+    declareLazy(keyPath, make, teardown: .sync(teardown))
   }
 }

@@ -63,28 +63,4 @@ extension InjectedValues: CustomStringConvertible {
     guard let key = Self._keysRead(by: keyPath).first else { return .defaultValue }
     return source(ofKey: key)
   }
-
-  private func source(ofKey key: any InjectionKey.Type) -> InjectionSource {
-    let id = UInt(bitPattern: ObjectIdentifier(key))
-    if let box = Node.find(id, from: head)?.takeUnretainedValue() {
-      return box.overrideDescription!.site.source
-    }
-    return GlobalValues.box(for: id) == nil ? .defaultValue : .global
-  }
-
-  /// The overrides visible in these values, innermost first.
-  var visibleOverrides: [(key: any InjectionKey.Type, value: String, site: OverrideSite)] {
-    guard let head else { return [] }
-    let boxes = IndexNode(indexing: head).boxes
-    return boxes.map { box in
-      let (value, site) = box.overrideDescription!
-      return (box.overrideKey!, value, site)
-    }.sorted {
-      $0.site.depth != $1.site.depth ? $0.site.depth > $1.site.depth : "\($0.key)" < "\($1.key)"
-    }
-  }
-
-  static func abbreviated(_ text: String) -> String {
-    text.count <= 80 ? text : text.prefix(77) + "..."
-  }
 }

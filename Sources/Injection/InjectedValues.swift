@@ -58,10 +58,6 @@ public struct InjectedValues: Sendable {
     self.init(head: nil)
   }
 
-  /// The current task's overrides: the head of its chain.
-  @usableFromInline
-  static let _storage = TaskLocal<Node?>(wrappedValue: nil)
-
   // MARK: - Reading and writing one key
 
   /// Accesses the dependency that `key` names, as these values see it.
@@ -85,17 +81,14 @@ public struct InjectedValues: Sendable {
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
       if let box = Node.find(Self._key(Key.self), from: head) {
-        return Self._value(of: box, as: Key.self)
+        return Self.overrideValue(of: box, as: Key.self)
       }
-      if let head, head.isObserved { Self._reportFallback(Key.self, in: head) }
-      return Self._sharedValue(Key.self)
+      if let head, head.isObserved { Self.reportFallback(Key.self, in: head) }
+      return Self.sharedValue(Key.self)
     }
     set {
-      let site = self.site ?? OverrideSite.snapshot(over: head)
-      self.site = site
-      let next = head?.layer == site.layer ? _unlinking(Self._key(Key.self)) : head
-      head = Box<Key>(consume newValue, next: next, site: site)
-      _keepAliveWhileBuilding()
+      let (next, site) = startWrite(of: Self._key(Key.self))
+      finishWrite(Box<Key>(consume newValue, next: next, site: site))
     }
   }
 
@@ -126,7 +119,7 @@ public struct InjectedValues: Sendable {
   @inlinable
   public static subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get { InjectedValues(head: _visibleHead)[Key.self] }
-    set { _setFromType(newValue, for: Key.self) }
+    set { setFromType(newValue, for: Key.self) }
   }
 
   // MARK: - Reading and writing through accessors
@@ -149,11 +142,11 @@ public struct InjectedValues: Sendable {
   @inlinable
   public static subscript<Value>(_ keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
     get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
-    set { _setGlobal(newValue, through: keyPath) }
+    set { setGlobal(newValue, through: keyPath) }
     _modify {
-      var value = _globalValue { InjectedValues()[keyPath: keyPath] }
+      var value = globalValue { InjectedValues()[keyPath: keyPath] }
       yield &value
-      _setGlobal(value, through: keyPath)
+      setGlobal(value, through: keyPath)
     }
   }
 
@@ -195,12 +188,12 @@ public struct InjectedValues: Sendable {
   /// A snapshot holds overrides only; global values and defaults are still looked up when a
   /// key is read. Inside an update closure, `current` is a copy of the values being built.
   public static var current: InjectedValues {
-    if let values = _valuesBeingBuilt {
+    if let values = valuesBeingBuilt {
       let copy = values.pointee
-      _keepAlive(copy.head)
+      if copy.head != nil { copy.keepAliveWhileBuilding() }
       return copy
     }
-    return InjectedValues(head: _resolvedHead)
+    return InjectedValues(head: resolvedHead)
   }
 
   // MARK: - Removing global values

@@ -41,9 +41,9 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) throws(Failure) -> Result {
-  let values = try InjectedValues._updating(fileID: fileID, line: line, with: update)
-  if values.ownsLazyValues { return try InjectedValues._withLazyValues(values, operation) }
-  return try InjectedValues._withHead(values._headForBinding, operation)
+  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  if values.ownsLazyValues { return try InjectedValues.withLazyValues(values, operation) }
+  return try InjectedValues.withHead(values.headForBinding, operation)
 }
 
 /// Runs the asynchronous `operation` with the dependencies that `update` overrides, in the
@@ -80,11 +80,11 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) async throws(Failure) -> Result {
-  let values = try InjectedValues._updating(fileID: fileID, line: line, with: update)
+  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
   if values.ownsLazyValues {
-    return try await InjectedValues._withLazyValues(values, operation, isolation: isolation)
+    return try await InjectedValues.withLazyValues(values, operation, isolation: isolation)
   }
-  return try await InjectedValues._withHead(values._headForBinding, operation, isolation: isolation)
+  return try await InjectedValues.withHead(values.headForBinding, operation, isolation: isolation)
 }
 
 // MARK: - Re-entering a snapshot
@@ -117,7 +117,7 @@ public func withInjectedValues<Result, Failure: Error>(
   _ values: InjectedValues,
   operation: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
-  try InjectedValues._withHead(values._headForBinding, operation)
+  try InjectedValues.withHead(values.headForBinding, operation)
 }
 
 /// Runs the asynchronous `operation` with the overrides of a snapshot taken earlier with
@@ -145,5 +145,5 @@ public func withInjectedValues<Result, Failure: Error>(
   operation: () async throws(Failure) -> Result,
   isolation: isolated (any Actor)? = #isolation
 ) async throws(Failure) -> Result {
-  try await InjectedValues._withHead(values._headForBinding, operation, isolation: isolation)
+  try await InjectedValues.withHead(values.headForBinding, operation, isolation: isolation)
 }

@@ -48,7 +48,7 @@ public func withInjectedValues<Result, Failure: Error>(
   merging values: InjectedValues,
   operation: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
-  try InjectedValues._withHead(InjectedValues._merged(values), operation)
+  try InjectedValues.withHead(InjectedValues.merged(values), operation)
 }
 
 /// Runs the asynchronous `operation` with a snapshot's overrides under the current task's: the
@@ -81,28 +81,9 @@ public func withInjectedValues<Result, Failure: Error>(
   operation: () async throws(Failure) -> Result,
   isolation: isolated (any Actor)? = #isolation
 ) async throws(Failure) -> Result {
-  try await InjectedValues._withHead(
-    InjectedValues._merged(values),
+  try await InjectedValues.withHead(
+    InjectedValues.merged(values),
     operation,
     isolation: isolation
   )
-}
-
-extension InjectedValues {
-  /// The chain that resolves each key as the current task's overrides do, else as `values`'s.
-  ///
-  /// Built once per entry, so the read path is untouched: an index of the caller's visible
-  /// boxes, carrying the caller's strict-mode observer, linked to an index of the snapshot's.
-  static func _merged(_ values: InjectedValues) -> Node? {
-    let caller = _resolvedHead
-    guard let snapshot = values.head else { return caller }
-    guard let caller else { return values._headForBinding }
-    // The caller's chain already contains the snapshot's: its overrides win, the rest is there.
-    var node: Node? = caller
-    while let current = node {
-      if current === snapshot { return caller }
-      node = current.next
-    }
-    return IndexNode(indexing: caller).relinked(to: IndexNode(indexing: snapshot))
-  }
 }

@@ -1,7 +1,7 @@
 public import CInjectionSupport
 
-/// What the current thread is doing for the library, if anything: the one mechanism by which a
-/// read or a write finds values other than the task's own.
+/// What the current thread is doing for the library, if anything: how a read or a write in
+/// synchronous code finds values other than the task's own.
 ///
 /// A frame lives on the stack of the function that pushes it, for one synchronous stretch of
 /// code, and the thread's slot points to the innermost one; each links to the one it hides.

@@ -31,9 +31,10 @@ import CInjectionSupport
 ///     on that thread, which waits for the default. That is a cycle through another thread, or a
 ///     default slower than `patienceSeconds`; neither is left to hang silently.
 ///
-/// Release builds never call it (`_checkingForCycles` is empty there), so no record is made and
+/// Release builds never call it (`checking` is empty there), so no record is made and
 /// no watchdog starts; a value built on first use still stops, rather than waiting for itself,
 /// if its own factory reads it on the same thread (see `LazyCell`).
+@usableFromInline
 enum CycleDetection {
   /// How long a default may stay under construction while another thread waits for it, and a
   /// value built on first use while another reader waits for it (`LazyCell`).
@@ -41,6 +42,22 @@ enum CycleDetection {
 
   /// How often the watchdog reads the records.
   private static let scanMicroseconds: UInt32 = 500_000
+
+  /// Runs `body`, which creates or waits for the value of `key` (its default, or with `cell`,
+  /// the value built on first use in that cell), after checking in debug builds that this does
+  /// not close a cycle.
+  @usableFromInline
+  static func checking<Result>(
+    _ key: any InjectionKey.Type,
+    cell: UInt = 0,
+    _ body: () -> Result
+  ) -> Result {
+    #if DEBUG
+      enter(key, cell: cell)
+      defer { leave() }
+    #endif
+    return body()
+  }
 
   /// Checks that this thread creating `key` (its default, or with `cell`, the value of that
   /// cell) closes no cycle, and records it for the watchdog.

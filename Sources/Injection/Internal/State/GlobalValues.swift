@@ -58,21 +58,11 @@ enum GlobalValues {
     injection_global_read_end(injection_global_read_slot())
   }
 
-  /// Whether a global value is set for `key`.
-  static func isSet(_ key: UInt) -> Bool {
-    box(for: key) != nil
-  }
-
   /// The global override of `key`, if one is set.
   static func box(for key: UInt) -> Node? {
     let table = injection_global_table_load()
-    return table == 0 ? nil : box(for: key, in: table)
-  }
-
-  /// The global override of `key`, if one is set, given the current table.
-  @usableFromInline
-  static func box(for key: UInt, in table: UInt) -> Node? {
-    cell(for: key, in: table)?._withUnsafeGuaranteedRef { $0.withBox { $0 } }
+    guard table != 0, let cell = cell(for: key, in: table) else { return nil }
+    return cell._withUnsafeGuaranteedRef { $0.withBox { $0 } }
   }
 
   /// Sets (or, with `nil`, removes) the global override of `key`; returns the one it replaces,
@@ -91,11 +81,6 @@ enum GlobalValues {
   static func removeAll() -> [Node] {
     let cells = writer.withLock { $0.cells }
     return cells.compactMap { $0.exchange(nil) }
-  }
-
-  /// Every global override that is set, in no particular order.
-  static var boxes: [Node] {
-    writer.withLock { $0.cells }.compactMap { $0.withBox { $0 } }
   }
 
   /// What only writers touch, under one lock.

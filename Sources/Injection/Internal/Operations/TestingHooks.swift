@@ -1,24 +1,5 @@
 // The minimal surface the InjectionTesting module needs. `package` access: not public API.
 
-/// Watches a strict-mode scope: reads that fall back to a global value or a default, and global
-/// changes.
-package protocol InjectionFallbackObserver: Sendable {
-  /// Called on every read of these values that finds no override for `key`, before the fallback
-  /// is produced, except reads made by update closures.
-  ///
-  /// - Parameters:
-  ///   - key: The key that was read.
-  ///   - isGlobal: `true` if the value comes from the global value, `false` for the default.
-  func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool)
-
-  /// Called when a task running with these values sets or removes a global value.
-  ///
-  /// - Parameters:
-  ///   - key: The key whose global value changed, or `nil` for every key (`resetAllGlobals`).
-  ///   - removed: `true` if the global value was removed, `false` if it was set.
-  func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool)
-}
-
 extension InjectedValues {
   /// Returns these values with every fallback read and global change reported to `observer`
   /// (strict mode). Scopes entered inside keep the observer, as do the tasks they create.
@@ -42,7 +23,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> InjectedValues {
-    let parent = _resolvedHead
+    let parent = resolvedHead
     let values = UnsafeMutablePointer<InjectedValues>.allocate(capacity: 1)
     values.initialize(to: InjectedValues(updating: parent, fileID: fileID, line: line))
     defer {
@@ -51,7 +32,7 @@ extension InjectedValues {
     }
     let marker = UpdateMarker(values: values, next: parent)
     defer { marker.deactivate() }
-    try await _storage.withValue(
+    try await taskHead.withValue(
       marker,
       operation: { try await update(&values.pointee) },
       isolation: isolation
@@ -59,7 +40,7 @@ extension InjectedValues {
     return values.pointee
   }
 
-  /// Runs `operation` in the scope that `values` (from `_updating`) describe: bound as the task's
+  /// Runs `operation` in the scope that `values` (from `updating`) describe: bound as the task's
   /// values, with the values built on first use that the update declared opened, and torn down
   /// when the operation returns or throws.
   package static func _withScope(
@@ -68,10 +49,10 @@ extension InjectedValues {
     operation: () async throws -> Void
   ) async throws {
     if values.ownsLazyValues {
-      try await _withLazyValues(values, operation, isolation: isolation)
+      try await withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await _storage.withValue(
-        values._headForBinding,
+      try await taskHead.withValue(
+        values.headForBinding,
         operation: operation,
         isolation: isolation
       )

@@ -14,7 +14,7 @@
 ///   building (see `UpdateMarker.swift`).
 ///
 /// A lookup that misses visits every node down to the end, so `hops` (how many that is) is kept
-/// small: see `InjectedValues+Chain.swift` for when a chain is compacted.
+/// small: see `Node.maximumParentHops` and `Node.maximumBoundHops` for when a chain is compacted.
 ///
 /// Every stored property is immutable but one cache, so chains are shared freely between scopes,
 /// snapshots, tasks and threads.
@@ -185,10 +185,12 @@ class Node: @unchecked Sendable {
   func redeclared(next: Node?, site: OverrideSite) -> Node {
     preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
   }
+}
 
-  /// The same node (a box), with another site: how a write's box is published as a global
-  /// value.
-  func resited(_ site: OverrideSite) -> Node {
-    preconditionFailure("Injection: \(type(of: self)) is not a box")
+extension InjectedValues {
+  /// The table key of `Key`: the address of its metadata.
+  @inlinable @inline(__always)
+  static func _key<Key: InjectionKey>(_ key: Key.Type) -> UInt {
+    UInt(bitPattern: ObjectIdentifier(Key.self))
   }
 }

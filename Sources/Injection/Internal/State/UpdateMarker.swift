@@ -40,6 +40,14 @@ final class UpdateMarker: Node, @unchecked Sendable {
     return values
   }
 
+  /// `node` as a marker, if it is one and the current task is building its values: the one
+  /// test for a marker, by kind.
+  static func building(_ node: Node?) -> UpdateMarker? {
+    guard let node, node.key == Node.markerKind else { return nil }
+    let marker = unsafeDowncast(node, to: UpdateMarker.self)  // the only node of its kind
+    return marker.valuesOfCurrentTask == nil ? nil : marker
+  }
+
   /// The latest chain built while the update closure runs (see `ContextFrame.keep`); touched by
   /// the owner only, while the closure runs.
   private var kept: Node?
@@ -60,7 +68,8 @@ final class UpdateMarker: Node, @unchecked Sendable {
   }
 
   override func relinked(to next: Node?) -> Node {
-    // A marker is never compacted: compaction starts from resolved values (see `_resolved`).
+    // A marker is never compacted: compaction starts from resolved values (see
+    // `InjectedValues.resolvedHead`).
     next ?? IndexNode([], layer: OverrideSite.noLayer, next: nil)
   }
 }

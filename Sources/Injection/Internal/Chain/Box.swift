@@ -63,14 +63,6 @@ struct OverrideSite: Sendable {
       as: UTF8.self
     )
   }
-
-  var source: InjectionSource {
-    switch kind {
-    case .scope: .scope(fileID: fileID, line: Int(line))
-    case .snapshot: .snapshot
-    case .global: .global
-    }
-  }
 }
 
 /// One override of `Key` by a value.
@@ -102,10 +94,6 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
     Box(value, next: next, site: site)
   }
 
-  override func resited(_ site: OverrideSite) -> Node {
-    Box(value, next: nil, site: site)
-  }
-
   override func collect(into table: inout KeyTable) {
     table.insertIfAbsent(self, for: key)
   }
@@ -117,49 +105,18 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
   }
 }
 
-/// One override of a key by a value built on first use: see `LazyCell`.
-///
-/// Generic over the value's type rather than the key, so that a declaration, which learns its
-/// key only when it runs (see `InjectedValues.lazy(_:_:teardown:)`), is compiled for its value
-/// type. A read of `Key` downcasts to `LazyBox<Key.Value>`, which is the box's type: a node is
-/// found only under its own key, whose value type the declaration checked.
-@usableFromInline
-final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell, which is
-  // shared safely across threads (see `LazyCell`).
-  @usableFromInline let cell: LazyCell<Value>
-  @usableFromInline let site: OverrideSite
-
-  @inlinable
-  init(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
-    self.cell = cell
-    self.site = site
-    super.init(
-      key: key,
-      next: next,
-      layer: site.layer,
-      isLazy: true,
-      depth: site.depth
-    )
-  }
-
-  override func relinked(to next: Node?) -> Node {
-    LazyBox(cell, key: key, next: next, site: site)
-  }
-
-  override func redeclared(next: Node?, site: OverrideSite) -> Node {
-    LazyBox(cell.redeclared(site: site), key: key, next: next, site: site)
-  }
-
-  override func collect(into table: inout KeyTable) {
-    table.insertIfAbsent(self, for: key)
-  }
-
-  override var overrideKey: (any InjectionKey.Type)? { cell.key }
-
-  override var overrideDescription: (value: String, site: OverrideSite)? {
-    (cell.description, site)
-  }
-
-  override var scopedLazyValue: (any ScopedLazyValue)? { cell }
+/// What a scope does with the values built on first use that its update closure declared.
+protocol ScopedLazyValue: AnyObject {
+  /// Whether the teardown is asynchronous, so that a synchronous scope cannot run it.
+  var hasAsynchronousTeardown: Bool { get }
+  /// The key and declaration site, for messages.
+  var declaration: String { get }
+  /// Takes the declaration for the scope about to start; `false` if another scope has.
+  func claim() -> Bool
+  /// Starts the scope that claimed it: from now on a read builds the value, seeing `scope`.
+  func open(scope: Node?)
+  /// Ends the scope and runs a synchronous teardown, if the value was built.
+  func closeAndTearDown()
+  /// Ends the scope and runs the teardown, if the value was built.
+  func closeAndTearDown() async
 }

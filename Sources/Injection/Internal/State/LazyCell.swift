@@ -136,7 +136,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   @usableFromInline
   func valueOnSlowPath() -> Value {
     let cell = UInt(bitPattern: ObjectIdentifier(self))
-    return InjectedValues._checkingForCycles(key, cell: cell) {
+    return CycleDetection.checking(key, cell: cell) {
       let thread = currentThreadID()
       let step = lock.withLock { () -> NextStep in
         #if DEBUG
@@ -185,18 +185,18 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// Stops the program for a read that cannot be served: before the scope started, after it
   /// ended, or by the factory itself.
   private func misuse() -> Never {
-    let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
     switch lock.withLock({ fields.pointee.state }) {
     case .declared, .claimed:
       message =
-        "\(key), declared with lazy(_:_:)\(where_), was read before its scope started: in the "
+        "\(key), declared with lazy(_:_:)\(place), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
         + "scope owns. Declare it in the update closure of withInjectedValues or of a test trait, "
         + "and read it in the operation."
     case .closed:
       message =
-        "\(key), declared with lazy(_:_:)\(where_), was read after its scope ended and its value "
+        "\(key), declared with lazy(_:_:)\(place), was read after its scope ended and its value "
         + "was torn down (for example through a snapshot or a task that outlived the scope). "
         + "Read it only while the scope runs."
     default:
@@ -208,9 +208,9 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   /// Stops the program for a read that has waited `CycleDetection.patienceSeconds` for another
   /// thread to build the value (debug builds).
   private func waitedTooLong() -> Never {
-    let where_ = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     fatalError(
-      "Injection: \(key), declared with lazy(_:_:)\(where_), has been under construction on "
+      "Injection: \(key), declared with lazy(_:_:)\(place), has been under construction on "
         + "another thread for \(CycleDetection.patienceSeconds) seconds while this read waits for "
         + "it: its factory seems to wait for a read of its own value on another thread or task, "
         + "a dependency cycle through another thread. A factory must not wait for work that reads "
@@ -281,22 +281,6 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   }
 }
 
-/// What a scope does with the values built on first use that its update closure declared.
-protocol ScopedLazyValue: AnyObject {
-  /// Whether the teardown is asynchronous, so that a synchronous scope cannot run it.
-  var hasAsynchronousTeardown: Bool { get }
-  /// The key and declaration site, for messages.
-  var declaration: String { get }
-  /// Takes the declaration for the scope about to start; `false` if another scope has.
-  func claim() -> Bool
-  /// Starts the scope that claimed it: from now on a read builds the value, seeing `scope`.
-  func open(scope: Node?)
-  /// Ends the scope and runs a synchronous teardown, if the value was built.
-  func closeAndTearDown()
-  /// Ends the scope and runs the teardown, if the value was built.
-  func closeAndTearDown() async
-}
-
 extension LazyCell: ScopedLazyValue {
   var hasAsynchronousTeardown: Bool {
     if case .async = teardown { return true }
@@ -324,4 +308,51 @@ extension LazyCell: ScopedLazyValue {
     case .async(let teardown): await teardown(closedValue)
     }
   }
+}
+
+/// One override of a key by a value built on first use: see `LazyCell`.
+///
+/// Generic over the value's type rather than the key, so that a declaration, which learns its
+/// key only when it runs (see `InjectedValues.lazy(_:_:teardown:)`), is compiled for its value
+/// type. A read of `Key` downcasts to `LazyBox<Key.Value>`, which is the box's type: a node is
+/// found only under its own key, whose value type the declaration checked.
+@usableFromInline
+final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell, which is
+  // shared safely across threads (see `LazyCell`).
+  @usableFromInline let cell: LazyCell<Value>
+  @usableFromInline let site: OverrideSite
+
+  @inlinable
+  init(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
+    self.cell = cell
+    self.site = site
+    super.init(
+      key: key,
+      next: next,
+      layer: site.layer,
+      isLazy: true,
+      depth: site.depth
+    )
+  }
+
+  override func relinked(to next: Node?) -> Node {
+    LazyBox(cell, key: key, next: next, site: site)
+  }
+
+  override func redeclared(next: Node?, site: OverrideSite) -> Node {
+    LazyBox(cell.redeclared(site: site), key: key, next: next, site: site)
+  }
+
+  override func collect(into table: inout KeyTable) {
+    table.insertIfAbsent(self, for: key)
+  }
+
+  override var overrideKey: (any InjectionKey.Type)? { cell.key }
+
+  override var overrideDescription: (value: String, site: OverrideSite)? {
+    (cell.description, site)
+  }
+
+  override var scopedLazyValue: (any ScopedLazyValue)? { cell }
 }

@@ -8,27 +8,27 @@ extension InjectedValues {
   @inlinable
   init(updating parent: Node?, fileID: StaticString, line: UInt) {
     var start = parent
-    if let parent, parent.hops > Self.maximumParentHops { start = parent.compacted() }
+    if let parent, parent.hops > Node.maximumParentHops { start = parent.compacted() }
     self.init(head: start)
     site = OverrideSite(.scope, depth: (start?.depth ?? 0) + 1, fileID: fileID, line: line)
   }
 
   /// The chain to bind as a task's values: this value's, compacted if lookups would walk long.
   @inlinable
-  var _headForBinding: Node? {
-    if let head, head.hops > Self.maximumBoundHops { return head.compacted() }
+  var headForBinding: Node? {
+    if let head, head.hops > Node.maximumBoundHops { return head.compacted() }
     return head
   }
 
   /// Runs `update` on values that start from the current task's, with a frame that lets
   /// seed-style accessors and every read in it reach them, and returns them.
   @inlinable
-  static func _updating<Failure: Error>(
+  static func updating<Failure: Error>(
     fileID: StaticString,
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
-    var values = InjectedValues(updating: _resolvedHead, fileID: fileID, line: line)
+    var values = InjectedValues(updating: resolvedHead, fileID: fileID, line: line)
     try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
       try ContextFrame.withUpdate(of: pointer) { () throws(Failure) in try update(&pointer.pointee)
       }
@@ -41,14 +41,14 @@ extension InjectedValues {
   /// If this thread is inside an update closure, a default or a probe, the operation must not
   /// see it: a frame says that reads see the task's values again.
   @inlinable
-  static func _withHead<Result, Failure: Error>(
+  static func withHead<Result, Failure: Error>(
     _ head: Node?,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
-      if ContextFrame.top == nil { return try _storage.withValue(head, operation: operation) }
+      if ContextFrame.top == nil { return try taskHead.withValue(head, operation: operation) }
       let frame = ContextFrame(.operation, previous: injection_context_get())
-      return try ContextFrame.with(frame) { try _storage.withValue(head, operation: operation) }
+      return try ContextFrame.with(frame) { try taskHead.withValue(head, operation: operation) }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
     }
@@ -56,13 +56,13 @@ extension InjectedValues {
 
   /// Runs the asynchronous `operation` with the task's values bound to the chain at `head`.
   @inlinable
-  static func _withHead<Result, Failure: Error>(
+  static func withHead<Result, Failure: Error>(
     _ head: Node?,
     _ operation: () async throws(Failure) -> Result,
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     do {
-      return try await _storage.withValue(head, operation: operation, isolation: isolation)
+      return try await taskHead.withValue(head, operation: operation, isolation: isolation)
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
     }
@@ -72,14 +72,14 @@ extension InjectedValues {
   /// values built on first use that its update declared. The teardowns run while `values` are
   /// still bound, so they see the scope's overrides.
   @inlinable
-  static func _withLazyValues<Result, Failure: Error>(
+  static func withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var values = values
-    let head = values._openLazyValues(synchronously: true)
-    return try _withHead(head) { () throws(Failure) -> Result in
-      defer { values._closeLazyValues() }
+    let head = values.openLazyValues(synchronously: true)
+    return try withHead(head) { () throws(Failure) -> Result in
+      defer { values.closeLazyValues() }
       return try operation()
     }
   }
@@ -88,14 +88,14 @@ extension InjectedValues {
   /// the values built on first use that its update declared. The teardowns run while `values`
   /// are still bound, so they see the scope's overrides.
   @inlinable
-  static func _withLazyValues<Result, Failure: Error>(
+  static func withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () async throws(Failure) -> Result,
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     var values = values
-    let head = values._openLazyValues(synchronously: false)
-    let result = await _storage.withValue(
+    let head = values.openLazyValues(synchronously: false)
+    let result = await taskHead.withValue(
       head,
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>
@@ -104,7 +104,7 @@ extension InjectedValues {
         } catch {
           result = .failure(error)
         }
-        await values._closeLazyValues()
+        await values.closeLazyValues()
         return result
       },
       isolation: isolation
@@ -120,7 +120,7 @@ extension InjectedValues {
   /// value with a `lazy` declaration bound with `$0 = v` in two scopes) is declared again here,
   /// with a cell of its own.
   @usableFromInline
-  mutating func _openLazyValues(synchronously: Bool) -> Node? {
+  mutating func openLazyValues(synchronously: Bool) -> Node? {
     var taken: [Node] = []  // allocates only if a declaration was started elsewhere
     for box in ownBoxes where box.isLazy {
       let value = box.scopedLazyValue.unsafelyUnwrapped  // a lazy box has a cell
@@ -134,29 +134,54 @@ extension InjectedValues {
       if !value.claim() { taken.append(box) }
     }
     for box in taken {
-      _write(box.key) { next, site in box.redeclared(next: next, site: site) }
+      let (next, site) = startWrite(of: box.key)
+      finishWrite(box.redeclared(next: next, site: site))
     }
     if !taken.isEmpty {
       for box in ownBoxes where box.isLazy {
         _ = box.scopedLazyValue.unsafelyUnwrapped.claim()  // the fresh cells; the rest are ours
       }
     }
-    let head = _headForBinding
-    for value in ownLazyValues { value.open(scope: head) }
+    let head = headForBinding
+    for value in scopedLazyValues { value.open(scope: head) }
     return head
   }
 
   /// Ends the scope of the values built on first use that this value declared, and runs their
   /// synchronous teardowns.
   @usableFromInline
-  func _closeLazyValues() {
-    for value in ownLazyValues { value.closeAndTearDown() }
+  func closeLazyValues() {
+    for value in scopedLazyValues { value.closeAndTearDown() }
   }
 
   /// Ends the scope of the values built on first use that this value declared, and runs their
   /// teardowns.
   @usableFromInline
-  func _closeLazyValues() async {
-    for value in ownLazyValues { await value.closeAndTearDown() }
+  func closeLazyValues() async {
+    for value in scopedLazyValues { await value.closeAndTearDown() }
+  }
+
+  /// The values built on first use among this value's own overrides.
+  var scopedLazyValues: some Sequence<any ScopedLazyValue> {
+    ownBoxes.lazy.compactMap { $0.scopedLazyValue }
+  }
+
+  // MARK: - Re-entering a snapshot under the caller's overrides
+
+  /// The chain that resolves each key as the current task's overrides do, else as `values`'s.
+  ///
+  /// Built once per entry, so the read path is untouched: an index of the caller's visible
+  /// boxes, carrying the caller's strict-mode observer, linked to an index of the snapshot's.
+  static func merged(_ values: InjectedValues) -> Node? {
+    let caller = resolvedHead
+    guard let snapshot = values.head else { return caller }
+    guard let caller else { return values.headForBinding }
+    // The caller's chain already contains the snapshot's: its overrides win, the rest is there.
+    var node: Node? = caller
+    while let current = node {
+      if current === snapshot { return caller }
+      node = current.next
+    }
+    return IndexNode(indexing: caller).relinked(to: IndexNode(indexing: snapshot))
   }
 }

@@ -2,18 +2,13 @@
 ///
 /// An index either ends a chain, holding every override visible at that point (see
 /// `Node.compacted()`), or holds the writes made to one value and links to the chain below them
-/// (see `InjectedValues._store`).
+/// (see `Node.unlinking(_:from:layer:)`).
 @usableFromInline
 final class IndexNode: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the address of the
-  // table's slots, which are never written after `init`.
-  /// The indexed boxes, each a `Box<Key>` stored under its key.
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, among them the table,
+  // which owns its slots and is never written after `init`.
+  /// The indexed boxes, each a `Box<Key>` stored under its key, in slots this node owns.
   private let table: KeyTable
-  /// Where `table` keeps its slots, and the mask of their count (`nil` if it has none): what a
-  /// lookup probes, without retaining the table's storage. The storage does not move, since
-  /// `table` never changes after `init`, and lives as long as this node.
-  private let slots: UnsafePointer<KeyTable.Slot>?
-  private let mask: Int
   /// The strict-mode observer in effect at the end of a chain this index ends.
   private let endObserver: (any InjectionFallbackObserver)?
 
@@ -26,7 +21,6 @@ final class IndexNode: Node, @unchecked Sendable {
       node = current.next
     }
     self.table = table
-    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = head.observer
     super.init(endingChainWith: Node.indexKind, isObserved: endObserver != nil, depth: head.depth)
   }
@@ -41,7 +35,6 @@ final class IndexNode: Node, @unchecked Sendable {
     var table = KeyTable(capacity: boxes.count)
     for box in boxes { table.insert(box, for: box.key) }
     self.table = table
-    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = nil
     super.init(
       kind: Node.indexKind,
@@ -52,14 +45,13 @@ final class IndexNode: Node, @unchecked Sendable {
   }
 
   private init(
-    table: KeyTable,
+    table: consuming KeyTable,
     endObserver: (any InjectionFallbackObserver)?,
     layer: UInt32,
     next: Node?,
     depth: Int
   ) {
     self.table = table
-    (slots, mask) = table.lookup ?? (nil, 0)
     self.endObserver = endObserver
     super.init(
       kind: Node.indexKind,
@@ -77,21 +69,15 @@ final class IndexNode: Node, @unchecked Sendable {
   /// inlined into `Node.find`, the probe made reads through `@Injected` slower.
   @usableFromInline
   func box(for key: UInt) -> Unmanaged<Node>? {
-    guard let slots else { return nil }
-    return KeyTable.find(key, in: slots, mask: mask)
+    table.find(key)
   }
 
   override func findSpecial(_ key: UInt) -> Unmanaged<Node>? {
     box(for: key) ?? Node.find(key, from: next)
   }
 
-  /// Whether this index itself holds a box of `key`.
-  func holds(_ key: UInt) -> Bool {
-    table.find(key) != nil
-  }
-
   override func relinked(to next: Node?) -> Node {
-    IndexNode(table: table, endObserver: endObserver, layer: layer, next: next, depth: depth)
+    IndexNode(table: table.copy(), endObserver: endObserver, layer: layer, next: next, depth: depth)
   }
 
   override func collect(into table: inout KeyTable) {

@@ -1,0 +1,94 @@
+// Editing a value's own overrides: the nodes at the top of its chain, of its layer. Nodes never
+// change, so an edit relinks copies of the nodes above the one it removes.
+
+extension Node {
+  /// How many overrides a value links one by one above its base before it indexes them.
+  static let maximumOwnBoxes: Int = 4
+  /// A scope whose parent's chain is longer than this starts from the parent's compacted chain.
+  @usableFromInline static let maximumParentHops: Int32 = 3
+  /// A chain longer than this is compacted before it is bound as a task's values. Scopes never
+  /// build one (their parent has at most `maximumParentHops`, their own writes at most
+  /// `maximumOwnBoxes` boxes and one index); a snapshot written many times, or a whole snapshot
+  /// assigned to `$0`, can.
+  @usableFromInline static let maximumBoundHops: Int32 = 8
+
+  /// Prepares the own overrides of layer `layer` at the top of the chain at `head` for a new
+  /// override of `key`, and returns what the new box links to.
+  ///
+  /// An own override of `key` is removed, so that rewriting a key keeps one value alive. The own
+  /// overrides are at most `maximumOwnBoxes` boxes and one index below them: when a new key would
+  /// exceed that, the boxes move into a new index.
+  @usableFromInline
+  static func unlinking(_ key: UInt, from head: Node?, layer: UInt32) -> Node? {
+    var boxCount = 0
+    var position: Int?
+    var ownIndex: IndexNode?
+    // Walked unretained, as a lookup is: `head` keeps every node alive.
+    var below = head.map { Unmanaged.passUnretained($0) }
+    while let current = below {
+      let (nodeLayer, nodeKey, next) = current._withUnsafeGuaranteedRef {
+        ($0.layer, $0.key, $0.nextUnretained)
+      }
+      guard nodeLayer == layer else { break }
+      below = next
+      if nodeKey == indexKind {
+        // The only node of its kind.
+        ownIndex = unsafeDowncast(current.takeUnretainedValue(), to: IndexNode.self)
+        break
+      }
+      if nodeKey == key { position = boxCount }
+      boxCount += 1
+    }
+    let node = below?.takeUnretainedValue()
+    if let position {
+      return removing(position, from: head!)
+    } else if let ownIndex, ownIndex.box(for: key) != nil {
+      let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
+      return relinking(boxCount, from: head, onto: remaining)
+    } else if boxCount < maximumOwnBoxes {
+      return head
+    } else {
+      var boxes: [Node] = []
+      var current = head
+      for _ in 0..<boxCount {
+        boxes.append(current!)
+        current = current!.next
+      }
+      boxes += ownIndex?.boxes ?? []
+      return IndexNode(boxes, layer: layer, next: node)
+    }
+  }
+
+  /// The chain from `node` without its node at `position`; the nodes above it are relinked.
+  private static func removing(_ position: Int, from node: Node) -> Node? {
+    position == 0 ? node.next : node.relinked(to: removing(position - 1, from: node.next!))
+  }
+
+  /// The first `count` nodes from `node`, relinked onto `bottom`.
+  private static func relinking(_ count: Int, from node: Node?, onto bottom: Node?) -> Node? {
+    guard count > 0, let node else { return bottom }
+    return node.relinked(to: relinking(count - 1, from: node.next, onto: bottom))
+  }
+}
+
+/// The overrides a value wrote itself, innermost first: the boxes at the top of its chain, of its
+/// layer, and those of the index below them, if any. Walking them allocates nothing.
+struct OwnBoxes: Sequence, IteratorProtocol {
+  private var node: Node?
+  private let layer: UInt32?
+  private var indexed: IndexingIterator<[Node]>?
+
+  init(head: Node?, layer: UInt32?) {
+    self.node = head
+    self.layer = layer
+  }
+
+  mutating func next() -> Node? {
+    if let box = indexed?.next() { return box }
+    guard let layer, let current = node, current.layer == layer else { return nil }
+    node = current.next
+    guard current.key == Node.indexKind else { return current }
+    indexed = unsafeDowncast(current, to: IndexNode.self).boxes.makeIterator()
+    return next()
+  }
+}

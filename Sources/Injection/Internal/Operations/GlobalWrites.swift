@@ -1,0 +1,57 @@
+import CInjectionSupport
+
+// Writes to the global values: through an accessor, by type outside an update closure, and
+// removing them.
+
+extension InjectedValues {
+  /// Sets the global values of the keys that the setter behind `keyPath` writes.
+  ///
+  /// The setter runs on empty values, as an update closure that sees only global values and
+  /// defaults, so a write through a nested key path (`\.config.timeout`) starts from the global
+  /// value, never from a scope's override. What it writes is then published as global values.
+  @usableFromInline
+  static func setGlobal<Value>(
+    _ value: Value,
+    through keyPath: WritableKeyPath<InjectedValues, Value>
+  ) {
+    var scratch = InjectedValues()
+    scratch.site = OverrideSite(.global, depth: 0)
+    withUnsafeMutablePointer(to: &scratch) { pointer in
+      ContextFrame.withUpdate(of: pointer) { pointer.pointee[keyPath: keyPath] = value }
+    }
+    for box in scratch.ownBoxes.reversed() {
+      if let key = box.overrideKey { publishGlobal(box, of: key) }
+    }
+  }
+
+  /// What `read` returns when reads see only global values and defaults: where a write through
+  /// a member (`InjectedValues[\.config].timeout = 5`) starts.
+  @usableFromInline
+  static func globalValue<Value>(_ read: () -> Value) -> Value {
+    ContextFrame.reading(nil, creating: nil, read)
+  }
+
+  /// Removes the global values of `keys`, or of every key if `keys` is `nil`.
+  static func resetGlobals(of keys: [any InjectionKey.Type]?) {
+    guard let keys else {
+      let removed = GlobalValues.removeAll()
+      withExtendedLifetime(removed) {}  // released here, outside every lock: it may run a deinit
+      reportGlobalChange(of: nil, removed: true)
+      return
+    }
+    for key in keys { publishGlobal(nil, of: key) }
+  }
+
+  /// Makes `box` the global value of `key` (or, with `nil`, removes it), releases the value it
+  /// replaces outside every lock, and tells strict mode.
+  static func publishGlobal(_ box: Node?, of key: any InjectionKey.Type) {
+    let replaced = GlobalValues.setBox(box, for: UInt(bitPattern: ObjectIdentifier(key)))
+    withExtendedLifetime(replaced) {}  // released here, outside every lock: it may run a deinit
+    reportGlobalChange(of: key, removed: box == nil)
+  }
+
+  /// Tells strict mode, if the current task runs under it, that a global value changed.
+  static func reportGlobalChange(of key: (any InjectionKey.Type)?, removed: Bool) {
+    taskHead.get()?.observer?.globalValueChanged(key, removed: removed)
+  }
+}

@@ -1,0 +1,71 @@
+public import CInjectionSupport
+
+// The paths a read takes once it knows which values it sees (see `VisibleValues.swift`): the
+// override's value, else the global value, else the default.
+
+extension InjectedValues {
+  /// The value of the box of `Key` that `Node.find` returned.
+  @inlinable @inline(__always)
+  static func overrideValue<Key: InjectionKey>(
+    of box: Unmanaged<Node>,
+    as key: Key.Type
+  ) -> Key.Value {
+    box._withUnsafeGuaranteedRef { node in
+      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key.Value>.self).cell.value() }
+      return unsafeDowncast(node, to: Box<Key>.self).value
+    }
+  }
+
+  /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
+  @inlinable
+  static func sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
+    if let frame = ContextFrame.top, let probe = frame.pointee.probe {
+      probe.pointee.read(Key.self, valueType: Key.Value.self)
+    }
+    let table = injection_global_table_load()
+    if table != 0 { return sharedValue(Key.self, in: table) }
+    return creatingDefault(of: Key.self) { Key.currentValue }
+  }
+
+  /// `sharedValue(_:)` once some key has a global value (`table` is the current table): out of
+  /// line, so that reads of defaults stay short while no key is set globally. The global value
+  /// is copied out in a read section, without retaining its box (see `GlobalCell`).
+  @inlinable @inline(never)
+  static func sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
+    if let box = GlobalValues.beginReading(_key(Key.self), in: table) {
+      let value = box._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: Box<Key>.self).value  // global values are `Box`es
+      }
+      GlobalValues.endReading()
+      return value
+    }
+    return creatingDefault(of: Key.self) { Key.currentValue }
+  }
+
+  /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
+  /// other defaults and, in debug builds, a check for cycles.
+  ///
+  /// A default is created outside every scope: whichever scope reads it first, it sees only
+  /// global values and other defaults.
+  @inlinable
+  static func creatingDefault<Result>(
+    of key: any InjectionKey.Type,
+    _ body: () -> Result
+  ) -> Result {
+    #if DEBUG
+      return CycleDetection.checking(key) { ContextFrame.reading(nil, creating: key, body) }
+    #else
+      return ContextFrame.reading(nil, creating: key, body)
+    #endif
+  }
+
+  /// Tells strict mode about a read of `Key` that found no override, unless the reading task is
+  /// running an update closure: computing a mock from a default is not using a live dependency.
+  @usableFromInline
+  static func reportFallback<Key: InjectionKey>(_ key: Key.Type, in head: Node) {
+    if let frame = ContextFrame.top, frame.pointee.updateValues() != nil { return }
+    if UpdateMarker.building(taskHead.get()) != nil { return }
+    guard let observer = head.observer else { return }
+    observer.keyFellBack(Key.self, isGlobal: GlobalValues.box(for: _key(Key.self)) != nil)
+  }
+}

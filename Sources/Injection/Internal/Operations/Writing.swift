@@ -1,0 +1,94 @@
+import CInjectionSupport
+
+// The one write of an override, which every writer calls, and where seed-style setters write.
+
+extension InjectedValues {
+  // The one write of an override, in two halves that every writer calls around making its box:
+  // the subscript's setter (and through it seed-style setters and writes to snapshots), `lazy`,
+  // and a scope that redeclares a lazy value. Two halves rather than one function that takes a
+  // closure making the box: the closure would capture the setter's value and copy it, one retain
+  // and release more per scope entry (callgrind).
+
+  /// Starts a write of an override of `key`: returns what its box links to and its site.
+  @inlinable @inline(__always)
+  mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
+    let site = self.site ?? OverrideSite.snapshot(over: head)
+    self.site = site
+    let next = head?.layer == site.layer ? Node.unlinking(key, from: head, layer: site.layer) : head
+    return (next, site)
+  }
+
+  /// Ends the write that `startWrite(of:)` started: links `box` at the top of this value's chain.
+  @inlinable @inline(__always)
+  mutating func finishWrite(_ box: Node) {
+    head = box
+    keepAliveWhileBuilding()
+  }
+
+  /// This value's own overrides, innermost first.
+  var ownBoxes: OwnBoxes { OwnBoxes(head: head, layer: site?.layer) }
+
+  // MARK: - Keeping chains alive while an update closure runs
+
+  /// After a write to this value, or when `current` hands out a chain: if an update closure runs in
+  /// this task, keeps this chain alive until the next write or until the closure returns (see
+  /// `ContextFrame.keep`), whichever value was written: one that the closure derives from the
+  /// values being built links to their chain, so keeping its chain keeps theirs.
+  @inlinable @inline(__always)
+  func keepAliveWhileBuilding() {
+    guard let frame = ContextFrame.top else {
+      if let head { Self.keepAliveInAsynchronousUpdate(head) }
+      return
+    }
+    if frame.pointee.kind == .update { frame.pointee.keep(head) }
+  }
+
+  /// `keepAliveWhileBuilding` for an asynchronous update closure, which has no frame.
+  @usableFromInline
+  static func keepAliveInAsynchronousUpdate(_ head: Node) {
+    UpdateMarker.building(taskHead.get())?.keepAlive(head)
+  }
+
+  // MARK: - Writes by type: `Self[Key.self] = v`
+
+  /// `Self[Key.self] = value`: an override in the values of the update closure the current task
+  /// runs, if any; else the global value.
+  @usableFromInline
+  static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    if let frame = ContextFrame.top {
+      if let values = frame.pointee.updateValues() {
+        values.pointee[Key.self] = value
+        return
+      }
+      if frame.pointee.kind == .probe {
+        fatalError(
+          "Injection: an accessor's getter, run to find the keys it reads, wrote \(Key.self). "
+            + "Only accessors whose getters read can be asked about."
+        )
+      }
+    }
+    if let values = UpdateMarker.building(taskHead.get())?.values {
+      values.pointee[Key.self] = value
+      return
+    }
+    publishGlobal(Box<Key>(value, next: nil, site: OverrideSite(.global, depth: 0)), of: Key.self)
+  }
+
+  // MARK: - Values built on first use
+
+  /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, compiled
+  /// for `Value`, whose key is learnt by running the accessor's getter.
+  @inlinable
+  mutating func declareLazy<Value: Sendable>(
+    _ keyPath: WritableKeyPath<InjectedValues, Value>,
+    _ make: @escaping @Sendable () -> Value,
+    teardown: LazyTeardown<Value>
+  ) {
+    let key = Self.keyOverriddenLazily(by: keyPath)
+    let identity = UInt(bitPattern: ObjectIdentifier(key))
+    let (next, site) = startWrite(of: identity)
+    let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
+    finishWrite(LazyBox(cell, key: identity, next: next, site: site))
+    ownsLazyValues = true
+  }
+}

@@ -1,0 +1,56 @@
+// Which chain the code running now sees: the task's values, or those a frame or a marker shows.
+
+extension InjectedValues {
+  /// The current task's overrides: the head of its chain.
+  @usableFromInline
+  static let taskHead = TaskLocal<Node?>(wrappedValue: nil)
+
+  /// The head of the values a read sees here: the task's, unless this thread runs an update
+  /// closure, creates a default, or probes an accessor (see `ContextFrame`).
+  @inlinable
+  static var _visibleHead: Node? {
+    if let frame = ContextFrame.top { return head(seenIn: frame) }
+    return taskHead.get()
+  }
+
+  /// `_visibleHead` while `frame` is this thread's innermost frame.
+  @usableFromInline
+  static func head(seenIn frame: UnsafeMutablePointer<ContextFrame>) -> Node? {
+    switch frame.pointee.kind {
+    case .update:
+      if let values = frame.pointee.updateValues() { return values.pointee.head }
+      return taskHead.get()
+    case .reading: return frame.pointee.head?.takeUnretainedValue()
+    case .probe: return nil
+    case .operation: return taskHead.get()
+    }
+  }
+
+  /// The visible head, with an asynchronous update's marker resolved: the values being built for
+  /// the task that builds them, the values around them for every other task.
+  @inlinable
+  static var resolvedHead: Node? {
+    let head = _visibleHead
+    if let head, head.key == Node.markerKind { return resolvingMarker(head) }
+    return head
+  }
+
+  /// The values that the update closure running in this task builds, if the current code is
+  /// that closure (not a default it creates, a probe, or a nested operation).
+  static var valuesBeingBuilt: UnsafeMutablePointer<InjectedValues>? {
+    if let frame = ContextFrame.top {
+      switch frame.pointee.kind {
+      case .update: if let values = frame.pointee.updateValues() { return values }
+      case .operation: break
+      case .reading, .probe: return nil
+      }
+    }
+    return UpdateMarker.building(taskHead.get())?.values
+  }
+
+  @usableFromInline
+  static func resolvingMarker(_ head: Node) -> Node? {
+    let marker = unsafeDowncast(head, to: UpdateMarker.self)  // the only node of its kind
+    return marker.valuesOfCurrentTask?.pointee.head ?? marker.next
+  }
+}
