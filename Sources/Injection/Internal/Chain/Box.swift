@@ -1,4 +1,4 @@
-public import CInjectionSupport
+import CInjectionSupport
 
 /// Where an override was set, as provenance reports it, and which value wrote it.
 @usableFromInline
