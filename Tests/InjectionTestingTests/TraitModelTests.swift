@@ -43,9 +43,15 @@ private let traitKeys: [(path: any WritableKeyPath<InjectedValues, Int> & Sendab
     (\.trait3, "TraitKey3"),
   ]
 
-private let allowedKeyTypes: [any InjectionKey.Type] = [
-  TraitKey0.self, TraitKey1.self, TraitKey2.self, TraitKey3.self,
-]
+/// The key type of model key `index`.
+private func keyType(_ index: Int) -> any InjectionKey.Type {
+  switch index {
+  case 0: TraitKey0.self
+  case 1: TraitKey1.self
+  case 2: TraitKey2.self
+  default: TraitKey3.self
+  }
+}
 
 /// SplitMix64, so that programs are reproducible.
 private struct Generator: RandomNumberGenerator {
@@ -131,7 +137,7 @@ struct TraitModelTests {
         }
         if program.writesGlobal { InjectedValues[\.traitGlobal] = 1 }  // global, even here
       }
-      let strict = strictTrait(allowing: program.allowed.sorted().map { allowedKeyTypes[$0] })
+      let strict = strictTrait(allowing: program.allowed.sorted().map(keyType))
       let body: @Sendable () async throws -> Void = {
         for key in program.reads {
           let value = InjectedValues[traitKeys[key].path]
