@@ -83,7 +83,9 @@ public struct InjectedValues: Sendable {
       if let box = Node.find(Self._key(Key.self), from: head) {
         return Self.overrideValue(of: box, as: Key.self)
       }
-      if let head, head.isObserved { Self.reportFallback(Key.self, in: head) }
+      if let head, head.isObserved {
+        Self.reportFallback(Key.self, valueType: Key.Value.self, in: head)
+      }
       return Self.sharedValue(Key.self)
     }
     set {

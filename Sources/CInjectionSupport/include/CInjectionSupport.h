@@ -148,9 +148,6 @@ static inline void *injection_global_read_begin(void) {
   return slot;
 }
 
-/// What `injection_global_read_begin` returns on this thread, once it has run here.
-static inline void *injection_global_read_slot(void) { return injection_reader_slot; }
-
 /// Ends the read section that `injection_global_read_begin` returned `slot` for.
 static inline void injection_global_read_end(void *slot) {
   if (__builtin_expect(slot == 0, 0)) {

@@ -26,12 +26,12 @@ extension Node {
     // Walked unretained, as a lookup is: `head` keeps every node alive.
     var below = head.map { Unmanaged.passUnretained($0) }
     while let current = below {
-      let (nodeLayer, nodeKey, next) = current._withUnsafeGuaranteedRef {
-        ($0.layer, $0.key, $0.nextUnretained)
+      let (nodeLayer, nodeKind, nodeKey, next) = current._withUnsafeGuaranteedRef {
+        ($0.layer, $0.kind, $0.key, $0.nextUnretained)
       }
       guard nodeLayer == layer else { break }
       below = next
-      if nodeKey == indexKind {
+      if nodeKind == .index {
         // The only node of its kind.
         ownIndex = unsafeDowncast(current.takeUnretainedValue(), to: IndexNode.self)
         break
@@ -87,7 +87,7 @@ struct OwnBoxes: Sequence, IteratorProtocol {
     if let box = indexed?.next() { return box }
     guard let layer, let current = node, current.layer == layer else { return nil }
     node = current.next
-    guard current.key == Node.indexKind else { return current }
+    guard current.kind == .index else { return current }
     indexed = unsafeDowncast(current, to: IndexNode.self).boxes.makeIterator()
     return next()
   }

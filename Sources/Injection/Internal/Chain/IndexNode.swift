@@ -22,7 +22,7 @@ final class IndexNode: Node, @unchecked Sendable {
     }
     self.table = table
     self.endObserver = head.observer
-    super.init(endingChainWith: Node.indexKind, isObserved: endObserver != nil, depth: head.depth)
+    super.init(endingChainWith: .index, isObserved: endObserver != nil, depth: head.depth)
   }
 
   /// Indexes `boxes` (no two with the same key), written by the value of `layer`, linked to
@@ -37,7 +37,7 @@ final class IndexNode: Node, @unchecked Sendable {
     self.table = table
     self.endObserver = nil
     super.init(
-      kind: Node.indexKind,
+      kind: .index,
       next: next,
       layer: layer,
       depth: boxes.map { $0.depth }.max() ?? next?.depth ?? 0
@@ -54,7 +54,7 @@ final class IndexNode: Node, @unchecked Sendable {
     self.table = table
     self.endObserver = endObserver
     super.init(
-      kind: Node.indexKind,
+      kind: .index,
       next: next,
       layer: layer,
       isObserved: endObserver != nil || (next?.isObserved ?? false),

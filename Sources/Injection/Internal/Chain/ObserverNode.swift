@@ -6,7 +6,7 @@ final class ObserverNode: Node, @unchecked Sendable {
 
   init(_ observer: any InjectionFallbackObserver, next: Node?) {
     installed = observer
-    super.init(kind: Node.observerKind, next: next, isObserved: true)
+    super.init(kind: .observer, next: next, isObserved: true)
   }
 
   override var ownObserver: (any InjectionFallbackObserver)? { installed }

@@ -38,15 +38,51 @@ extension InjectedValues {
     return key
   }
 
-  /// Runs the getter behind `keyPath` once, on empty values, telling `probe` the keys it reads.
+  /// Runs the getter behind `keyPath` once, on values whose chain is a `ProbeNode`, with a
+  /// `probe` frame pushed that gives seed-style getters (`Self[Key.self]`) the same chain and
+  /// leads the reads that reach the node to `probe`.
   static func probing<Value>(
     _ keyPath: KeyPath<InjectedValues, Value>,
     with probe: inout KeyProbe
   ) {
+    let node = ProbeNode.shared
     withUnsafeMutablePointer(to: &probe) { probe in
-      ContextFrame.with(ContextFrame(.probe, probe: probe, previous: injection_context_get())) {
-        _ = InjectedValues()[keyPath: keyPath]
-      }
+      let frame = ContextFrame(
+        .probe,
+        owner: UInt(bitPattern: probe),
+        head: node,
+        previous: injection_context_get()
+      )
+      ContextFrame.with(frame) { _ = InjectedValues(head: node)[keyPath: keyPath] }
     }
+  }
+
+  /// Tells the probe running on this thread, if any, that its getter read `key`: how a read
+  /// that reaches a `ProbeNode` is recorded. Values of a probe that a getter kept and read
+  /// elsewhere record nothing.
+  static func recordProbedRead(_ key: any InjectionKey.Type, valueType: Any.Type) {
+    guard let frame = ContextFrame.top, frame.pointee.kind == .probe,
+      let probe = UnsafeMutablePointer<KeyProbe>(bitPattern: frame.pointee.owner)
+    else { return }
+    probe.pointee.read(key, valueType: valueType)
+  }
+}
+
+/// What a probe learns: the keys an accessor's getter reads.
+struct KeyProbe {
+  /// The first key read, and its value type.
+  private(set) var first: (key: any InjectionKey.Type, valueType: Any.Type)?
+  /// Every key read, in order, if `recordsAll`; otherwise empty, so that nothing is allocated.
+  private(set) var keys: [any InjectionKey.Type] = []
+  private let recordsAll: Bool
+
+  init(recordsAll: Bool) {
+    self.recordsAll = recordsAll
+  }
+
+  /// Called for every key the getter reads, in order.
+  mutating func read(_ key: any InjectionKey.Type, valueType: Any.Type) {
+    if first == nil { first = (key, valueType) }
+    if recordsAll { keys.append(key) }
   }
 }

@@ -11,7 +11,9 @@ extension InjectedValues {
     as key: Key.Type
   ) -> Key.Value {
     box._withUnsafeGuaranteedRef { node in
-      if node.isLazy { return unsafeDowncast(node, to: LazyBox<Key.Value>.self).cell.value() }
+      if node.kind == .lazyBox {
+        return unsafeDowncast(node, to: LazyBox<Key.Value>.self).cell.value()
+      }
       return unsafeDowncast(node, to: Box<Key>.self).value
     }
   }
@@ -19,12 +21,9 @@ extension InjectedValues {
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
   @inlinable
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    if let frame = ContextFrame.top, let probe = frame.pointee.probe {
-      probe.pointee.read(Key.self, valueType: Key.Value.self)
-    }
     let table = injection_global_table_load()
     if table != 0 { return sharedValue(Key.self, in: table) }
-    return creatingDefault(of: Key.self) { Key.currentValue }
+    return defaultValue(of: Key.self)
   }
 
   /// `sharedValue(_:)` once some key has a global value (`table` is the current table): out of
@@ -32,14 +31,21 @@ extension InjectedValues {
   /// is copied out in a read section, without retaining its box (see `GlobalCell`).
   @inlinable @inline(never)
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
-    if let box = GlobalValues.beginReading(_key(Key.self), in: table) {
+    if let (box, section) = GlobalValues.beginReading(_key(Key.self), in: table) {
       let value = box._withUnsafeGuaranteedRef {
         unsafeDowncast($0, to: Box<Key>.self).value  // global values are `Box`es
       }
-      GlobalValues.endReading()
+      GlobalValues.endReading(section)
       return value
     }
-    return creatingDefault(of: Key.self) { Key.currentValue }
+    return defaultValue(of: Key.self)
+  }
+
+  /// `Key.currentValue`, created as `creatingDefault(of:_:)` says: out of line, so that a read
+  /// stays short enough to be inlined where it is made.
+  @inlinable @inline(never)
+  static func defaultValue<Key: InjectionKey>(of key: Key.Type) -> Key.Value {
+    creatingDefault(of: Key.self) { Key.currentValue }
   }
 
   /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
@@ -59,13 +65,23 @@ extension InjectedValues {
     #endif
   }
 
-  /// Tells strict mode about a read of `Key` that found no override, unless the reading task is
-  /// running an update closure: computing a mock from a default is not using a live dependency.
+  /// Tells strict mode about a read of `key` (whose values are of `valueType`) that found no
+  /// override, unless the reading task is running an update closure: computing a mock from a
+  /// default is not using a live dependency. A read of the values a probe runs an accessor on
+  /// (`head` is a `ProbeNode`) is recorded instead.
+  ///
+  /// Not generic, so that it needs no metadata of its own: the caller knows both types.
   @usableFromInline
-  static func reportFallback<Key: InjectionKey>(_ key: Key.Type, in head: Node) {
+  static func reportFallback(
+    _ key: any InjectionKey.Type,
+    valueType: Any.Type,
+    in head: Node
+  ) {
+    if head.kind == .probe { return recordProbedRead(key, valueType: valueType) }
     if let frame = ContextFrame.top, frame.pointee.updateValues() != nil { return }
     if UpdateMarker.building(taskHead.get()) != nil { return }
     guard let observer = head.observer else { return }
-    observer.keyFellBack(Key.self, isGlobal: GlobalValues.box(for: _key(Key.self)) != nil)
+    let identity = UInt(bitPattern: ObjectIdentifier(key))
+    observer.keyFellBack(key, isGlobal: GlobalValues.box(for: identity) != nil)
   }
 }

@@ -122,7 +122,7 @@ extension InjectedValues {
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> Node? {
     var taken: [Node] = []  // allocates only if a declaration was started elsewhere
-    for box in ownBoxes where box.isLazy {
+    for box in ownBoxes where box.kind == .lazyBox {
       let value = box.scopedLazyValue.unsafelyUnwrapped  // a lazy box has a cell
       if synchronously && value.hasAsynchronousTeardown {
         fatalError(
@@ -138,7 +138,7 @@ extension InjectedValues {
       finishWrite(box.redeclared(next: next, site: site))
     }
     if !taken.isEmpty {
-      for box in ownBoxes where box.isLazy {
+      for box in ownBoxes where box.kind == .lazyBox {
         _ = box.scopedLazyValue.unsafelyUnwrapped.claim()  // the fresh cells; the rest are ours
       }
     }

@@ -15,7 +15,8 @@ public import CInjectionSupport
 /// - `reading`: a default or a value built on first use is being created; reads see the chain at
 ///   `head` (none for a default, the declaring scope's for a `lazy` value), and `creating` is on
 ///   the chain of keys that cycle detection checks.
-/// - `probe`: an accessor runs only so that the library learns which keys it reads.
+/// - `probe`: an accessor runs only so that the library learns which keys it reads; reads see
+///   the chain at `head`, a `ProbeNode`, and are recorded at `owner`.
 /// - `operation`: a scope's operation runs inside one of the above; reads see the task's values
 ///   again and seed-style setters set global values.
 ///
@@ -36,16 +37,15 @@ struct ContextFrame {
   @usableFromInline let kind: Kind
   /// For `update` frames, the task that pushed it (see `currentTask`). For `reading` frames of a
   /// value built on first use, the address of its cell, which tells it apart from the key's
-  /// default in cycle detection; 0 otherwise.
+  /// default in cycle detection. For `probe` frames, the address of what records the keys read
+  /// (a `KeyProbe`). 0 otherwise.
   @usableFromInline let owner: UInt
   /// For `update` frames, the values the update closure builds.
   @usableFromInline let values: UnsafeMutablePointer<InjectedValues>?
-  /// For `reading` frames, the chain that reads see.
+  /// For `reading` and `probe` frames, the chain that reads see.
   @usableFromInline let head: Unmanaged<Node>?
   /// For `reading` frames, the key being created, if any.
   @usableFromInline let creating: (any InjectionKey.Type)?
-  /// For `probe` frames, what learns the keys read.
-  @usableFromInline let probe: UnsafeMutablePointer<KeyProbe>?
   @usableFromInline let previous: UnsafeMutableRawPointer?
   /// For `update` frames, the latest chain written while the closure runs, retained until the
   /// frame is popped (see `keep(_:)`). Unmanaged, so that frames stay trivial to push and pop.
@@ -58,7 +58,6 @@ struct ContextFrame {
     values: UnsafeMutablePointer<InjectedValues>? = nil,
     head: Node? = nil,
     creating: (any InjectionKey.Type)? = nil,
-    probe: UnsafeMutablePointer<KeyProbe>? = nil,
     previous: UnsafeMutableRawPointer?
   ) {
     self.kind = kind
@@ -66,7 +65,6 @@ struct ContextFrame {
     self.values = values
     self.head = head.map { Unmanaged.passUnretained($0) }
     self.creating = creating
-    self.probe = probe
     self.previous = previous
     self.kept = nil
   }
@@ -174,27 +172,6 @@ struct ContextFrame {
       frame = current.pointee.below
     }
     return keys
-  }
-}
-
-/// Learns which keys an accessor reads: see `ContextFrame.Kind.probe`.
-@usableFromInline
-struct KeyProbe {
-  /// The first key read, and its value type.
-  private(set) var first: (key: any InjectionKey.Type, valueType: Any.Type)?
-  /// Every key read, in order, if `recordsAll`; otherwise empty, so that nothing is allocated.
-  private(set) var keys: [any InjectionKey.Type] = []
-  private let recordsAll: Bool
-
-  init(recordsAll: Bool) {
-    self.recordsAll = recordsAll
-  }
-
-  /// Called for every key the accessor reads, in order.
-  @usableFromInline
-  mutating func read(_ key: any InjectionKey.Type, valueType: Any.Type) {
-    if first == nil { first = (key, valueType) }
-    if recordsAll { keys.append(key) }
   }
 }
 

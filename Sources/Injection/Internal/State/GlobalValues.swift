@@ -41,21 +41,25 @@ enum GlobalValues {
   }
 
   /// The global override of `key`, if one is set, given the current table, without retaining
-  /// it: if it returns a box, a read section has begun, which `endReading()` must end as soon as
-  /// the value is copied out, with no user code run in between.
+  /// it: if it returns a box, a read section has begun, which `endReading(_:)` must end, given
+  /// the `section` returned with it, as soon as the value is copied out, with no user code run
+  /// in between.
   @usableFromInline
-  static func beginReading(_ key: UInt, in table: UInt) -> Unmanaged<Node>? {
+  static func beginReading(
+    _ key: UInt,
+    in table: UInt
+  ) -> (box: Unmanaged<Node>, section: UnsafeMutableRawPointer?)? {
     guard let cell = cell(for: key, in: table) else { return nil }
     let section = injection_global_read_begin()
-    if let box = cell._withUnsafeGuaranteedRef({ $0.loadBox() }) { return box }
+    if let box = cell._withUnsafeGuaranteedRef({ $0.loadBox() }) { return (box, section) }
     injection_global_read_end(section)
     return nil
   }
 
-  /// Ends the read section that `beginReading(_:in:)` began.
+  /// Ends the read section that `beginReading(_:in:)` began and returned `section` for.
   @usableFromInline
-  static func endReading() {
-    injection_global_read_end(injection_global_read_slot())
+  static func endReading(_ section: UnsafeMutableRawPointer?) {
+    injection_global_read_end(section)
   }
 
   /// The global override of `key`, if one is set.

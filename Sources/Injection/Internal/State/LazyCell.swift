@@ -329,9 +329,9 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
     self.site = site
     super.init(
       key: key,
+      kind: .lazyBox,
       next: next,
       layer: site.layer,
-      isLazy: true,
       depth: site.depth
     )
   }

@@ -25,7 +25,7 @@ final class UpdateMarker: Node, @unchecked Sendable {
     self.owner = ContextFrame.currentTask
     activeWord = .allocate(capacity: 1)
     activeWord.initialize(to: 1)
-    super.init(kind: Node.markerKind, next: next)
+    super.init(kind: .marker, next: next)
   }
 
   deinit {
@@ -43,7 +43,7 @@ final class UpdateMarker: Node, @unchecked Sendable {
   /// `node` as a marker, if it is one and the current task is building its values: the one
   /// test for a marker, by kind.
   static func building(_ node: Node?) -> UpdateMarker? {
-    guard let node, node.key == Node.markerKind else { return nil }
+    guard let node, node.kind == .marker else { return nil }
     let marker = unsafeDowncast(node, to: UpdateMarker.self)  // the only node of its kind
     return marker.valuesOfCurrentTask == nil ? nil : marker
   }

@@ -20,18 +20,20 @@ extension InjectedValues {
     case .update:
       if let values = frame.pointee.updateValues() { return values.pointee.head }
       return taskHead.get()
-    case .reading: return frame.pointee.head?.takeUnretainedValue()
-    case .probe: return nil
+    case .reading, .probe: return frame.pointee.head?.takeUnretainedValue()
     case .operation: return taskHead.get()
     }
   }
 
-  /// The visible head, with an asynchronous update's marker resolved: the values being built for
-  /// the task that builds them, the values around them for every other task.
+  /// The visible head as values that can be kept or built on: an asynchronous update's marker
+  /// resolved (the values being built for the task that builds them, the values around them for
+  /// every other task), and none for a probe's, which records only the getter's own reads.
   @inlinable
   static var resolvedHead: Node? {
     let head = _visibleHead
-    if let head, head.key == Node.markerKind { return resolvingMarker(head) }
+    if let head, head.kind.rawValue >= Node.Kind.marker.rawValue {
+      return head.kind == .marker ? resolvingMarker(head) : nil
+    }
     return head
   }
 
