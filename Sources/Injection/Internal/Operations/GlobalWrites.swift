@@ -52,6 +52,6 @@ extension InjectedValues {
 
   /// Tells strict mode, if the current task runs under it, that a global value changed.
   static func reportGlobalChange(of key: (any InjectionKey.Type)?, removed: Bool) {
-    taskHead.get()?.observer?.globalValueChanged(key, removed: removed)
+    taskHead?.observer?.globalValueChanged(key, removed: removed)
   }
 }

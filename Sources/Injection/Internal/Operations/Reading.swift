@@ -79,7 +79,7 @@ extension InjectedValues {
   ) {
     if head.kind == .probe { return recordProbedRead(key, valueType: valueType) }
     if let frame = ContextFrame.top, frame.pointee.updateValues() != nil { return }
-    if UpdateMarker.building(taskHead.get()) != nil { return }
+    if UpdateMarker.building(taskHead) != nil { return }
     guard let observer = head.observer else { return }
     let identity = UInt(bitPattern: ObjectIdentifier(key))
     observer.keyFellBack(key, isGlobal: GlobalValues.box(for: identity) != nil)

@@ -46,9 +46,15 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
-      if ContextFrame.top == nil { return try taskHead.withValue(head, operation: operation) }
+      if ContextFrame.top == nil {
+        return try taskHeadLocal._withUnsafeGuaranteedRef {
+          try $0.withValue(head, operation: operation)
+        }
+      }
       let frame = ContextFrame(.operation, previous: injection_context_get())
-      return try ContextFrame.with(frame) { try taskHead.withValue(head, operation: operation) }
+      return try ContextFrame.with(frame) {
+        try taskHeadLocal._withUnsafeGuaranteedRef { try $0.withValue(head, operation: operation) }
+      }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
     }
@@ -62,7 +68,11 @@ extension InjectedValues {
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     do {
-      return try await taskHead.withValue(head, operation: operation, isolation: isolation)
+      return try await taskHeadLocal.takeUnretainedValue().withValue(
+        head,
+        operation: operation,
+        isolation: isolation
+      )
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
     }
@@ -95,7 +105,7 @@ extension InjectedValues {
   ) async throws(Failure) -> Result {
     var values = values
     let head = values.openLazyValues(synchronously: false)
-    let result = await taskHead.withValue(
+    let result = await taskHeadLocal.takeUnretainedValue().withValue(
       head,
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>

@@ -46,7 +46,7 @@ extension InjectedValues {
   /// `keepAliveWhileBuilding` for an asynchronous update closure, which has no frame.
   @usableFromInline
   static func keepAliveInAsynchronousUpdate(_ head: Node) {
-    UpdateMarker.building(taskHead.get())?.keepAlive(head)
+    UpdateMarker.building(taskHead)?.keepAlive(head)
   }
 
   // MARK: - Writes by type: `Self[Key.self] = v`
@@ -67,7 +67,7 @@ extension InjectedValues {
         )
       }
     }
-    if let values = UpdateMarker.building(taskHead.get())?.values {
+    if let values = UpdateMarker.building(taskHead)?.values {
       values.pointee[Key.self] = value
       return
     }

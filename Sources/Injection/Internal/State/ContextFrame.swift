@@ -63,7 +63,9 @@ struct ContextFrame {
     self.kind = kind
     self.owner = owner
     self.values = values
-    self.head = head.map { Unmanaged.passUnretained($0) }
+    // Not `head.map`: unoptimized, the generic call looks up `Unmanaged<Node>`'s metadata in the
+    // runtime's shared table on every frame, and threads of a debug build wait for each other.
+    if let head { self.head = Unmanaged.passUnretained(head) } else { self.head = nil }
     self.creating = creating
     self.previous = previous
     self.kept = nil

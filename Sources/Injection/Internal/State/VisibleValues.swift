@@ -1,16 +1,28 @@
 // Which chain the code running now sees: the task's values, or those a frame or a marker shows.
 
 extension InjectedValues {
-  /// The current task's overrides: the head of its chain.
+  /// The task-local that holds the current task's overrides, the head of its chain: bound by
+  /// `withValue` (see `withHead`), read through `taskHead`.
+  ///
+  /// Held unmanaged (it lives as long as the process), so that a read reaches it through
+  /// `_withUnsafeGuaranteedRef` and never retains it. Unoptimized builds retain an object they
+  /// load from a `static let`, on every read, and this one object is shared by every thread:
+  /// its reference count made threads of a debug build wait for each other on every read.
   @usableFromInline
-  static let taskHead = TaskLocal<Node?>(wrappedValue: nil)
+  static let taskHeadLocal = Unmanaged.passRetained(TaskLocal<Node?>(wrappedValue: nil))
+
+  /// The current task's overrides: the head of its chain.
+  @inlinable
+  static var taskHead: Node? {
+    taskHeadLocal._withUnsafeGuaranteedRef { $0.get() }
+  }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default, or probes an accessor (see `ContextFrame`).
   @inlinable
   static var _visibleHead: Node? {
     if let frame = ContextFrame.top { return head(seenIn: frame) }
-    return taskHead.get()
+    return taskHead
   }
 
   /// `_visibleHead` while `frame` is this thread's innermost frame.
@@ -19,9 +31,9 @@ extension InjectedValues {
     switch frame.pointee.kind {
     case .update:
       if let values = frame.pointee.updateValues() { return values.pointee.head }
-      return taskHead.get()
+      return taskHead
     case .reading, .probe: return frame.pointee.head?.takeUnretainedValue()
-    case .operation: return taskHead.get()
+    case .operation: return taskHead
     }
   }
 
@@ -47,7 +59,7 @@ extension InjectedValues {
       case .reading, .probe: return nil
       }
     }
-    return UpdateMarker.building(taskHead.get())?.values
+    return UpdateMarker.building(taskHead)?.values
   }
 
   @usableFromInline
