@@ -22,7 +22,7 @@ final class IndexNode: Node, @unchecked Sendable {
     }
     self.table = table
     self.endObserver = head.observer
-    super.init(endingChainWith: .index, isObserved: endObserver != nil, depth: head.depth)
+    super.init(kind: .index, next: nil, isObserved: endObserver != nil, depth: head.depth)
   }
 
   /// Indexes `boxes` (no two with the same key), written by the value of `layer`, linked to

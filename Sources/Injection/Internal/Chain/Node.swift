@@ -52,23 +52,11 @@ class Node: @unchecked Sendable {
   /// different chains seldom wait for each other.
   private var cacheLock: Lock { Lock.striped(for: self) }
 
-  /// The kinds of node, in the order a lookup tests them: boxes first, then the index, then the
-  /// kinds it leaves to `findSpecial`.
+  /// The kinds of node, in the order a lookup tests them: boxes (`Box`, and `LazyBox` for a
+  /// value built on first use), then the index (`IndexNode`), then the kinds it leaves to
+  /// `findSpecial` (`ObserverNode`, `UpdateMarker`, `ProbeNode`).
   @usableFromInline
-  enum Kind: UInt8 {
-    /// A `Box`: one override by a value.
-    case box
-    /// A `LazyBox`: one override by a value built on first use.
-    case lazyBox
-    /// An `IndexNode`.
-    case index
-    /// An `ObserverNode`.
-    case observer
-    /// An `UpdateMarker`.
-    case marker
-    /// A `ProbeNode`.
-    case probe
-  }
+  enum Kind: UInt8 { case box, lazyBox, index, observer, marker, probe }
 
   /// A box's node (`kind` is `.box` or `.lazyBox`): `key`, written by the value of `layer`,
   /// `depth` scopes deep.
@@ -105,18 +93,6 @@ class Node: @unchecked Sendable {
     self.layer = layer
     self.isObserved = isObserved ?? next?.isObserved ?? false
     self.depth = depth ?? next?.depth ?? 0
-  }
-
-  /// A node of a kind other than a box that ends the chain (`hops` 1).
-  init(endingChainWith kind: Kind, isObserved: Bool, depth: Int) {
-    self.kind = kind
-    self.key = 0
-    self.next = nil
-    self.nextUnretained = nil
-    self.hops = 1
-    self.layer = OverrideSite.noLayer
-    self.isObserved = isObserved
-    self.depth = depth
   }
 
   /// Finds the node that overrides `key` in the chain that starts at `head`.

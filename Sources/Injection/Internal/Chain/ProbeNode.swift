@@ -12,6 +12,6 @@ final class ProbeNode: Node, @unchecked Sendable {
   static let shared = ProbeNode()
 
   private init() {
-    super.init(endingChainWith: .probe, isObserved: true, depth: 0)
+    super.init(kind: .probe, next: nil, isObserved: true, depth: 0)
   }
 }

@@ -64,25 +64,16 @@ extension InjectedValues {
     guard let frame = ContextFrame.top, frame.pointee.kind == .probe,
       let probe = UnsafeMutablePointer<KeyProbe>(bitPattern: frame.pointee.owner)
     else { return }
-    probe.pointee.read(key, valueType: valueType)
+    if probe.pointee.first == nil { probe.pointee.first = (key, valueType) }
+    if probe.pointee.recordsAll { probe.pointee.keys.append(key) }
   }
 }
 
 /// What a probe learns: the keys an accessor's getter reads.
 struct KeyProbe {
   /// The first key read, and its value type.
-  private(set) var first: (key: any InjectionKey.Type, valueType: Any.Type)?
+  var first: (key: any InjectionKey.Type, valueType: Any.Type)? = nil
   /// Every key read, in order, if `recordsAll`; otherwise empty, so that nothing is allocated.
-  private(set) var keys: [any InjectionKey.Type] = []
-  private let recordsAll: Bool
-
-  init(recordsAll: Bool) {
-    self.recordsAll = recordsAll
-  }
-
-  /// Called for every key the getter reads, in order.
-  mutating func read(_ key: any InjectionKey.Type, valueType: Any.Type) {
-    if first == nil { first = (key, valueType) }
-    if recordsAll { keys.append(key) }
-  }
+  var keys: [any InjectionKey.Type] = []
+  let recordsAll: Bool
 }

@@ -72,11 +72,7 @@ extension InjectedValues {
   ///
   /// Not generic, so that it needs no metadata of its own: the caller knows both types.
   @usableFromInline
-  static func reportFallback(
-    _ key: any InjectionKey.Type,
-    valueType: Any.Type,
-    in head: Node
-  ) {
+  static func reportFallback(_ key: any InjectionKey.Type, valueType: Any.Type, in head: Node) {
     if head.kind == .probe { return recordProbedRead(key, valueType: valueType) }
     if let frame = ContextFrame.top, frame.pointee.updateValues() != nil { return }
     if UpdateMarker.building(taskHead) != nil { return }

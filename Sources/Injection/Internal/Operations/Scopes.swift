@@ -46,14 +46,10 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
-      if ContextFrame.top == nil {
-        return try taskHeadLocal._withUnsafeGuaranteedRef {
-          try $0.withValue(head, operation: operation)
-        }
-      }
+      if ContextFrame.top == nil { return try taskHeadLocal.withValue(head, operation: operation) }
       let frame = ContextFrame(.operation, previous: injection_context_get())
       return try ContextFrame.with(frame) {
-        try taskHeadLocal._withUnsafeGuaranteedRef { try $0.withValue(head, operation: operation) }
+        try taskHeadLocal.withValue(head, operation: operation)
       }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
@@ -68,7 +64,7 @@ extension InjectedValues {
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     do {
-      return try await taskHeadLocal.takeUnretainedValue().withValue(
+      return try await taskHeadLocal.withValue(
         head,
         operation: operation,
         isolation: isolation
@@ -105,7 +101,7 @@ extension InjectedValues {
   ) async throws(Failure) -> Result {
     var values = values
     let head = values.openLazyValues(synchronously: false)
-    let result = await taskHeadLocal.takeUnretainedValue().withValue(
+    let result = await taskHeadLocal.withValue(
       head,
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>

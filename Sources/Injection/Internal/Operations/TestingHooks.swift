@@ -32,7 +32,7 @@ extension InjectedValues {
     }
     let marker = UpdateMarker(values: values, next: parent)
     defer { marker.deactivate() }
-    try await taskHeadLocal.takeUnretainedValue().withValue(
+    try await taskHeadLocal.withValue(
       marker,
       operation: { try await update(&values.pointee) },
       isolation: isolation
@@ -51,7 +51,7 @@ extension InjectedValues {
     if values.ownsLazyValues {
       try await withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await taskHeadLocal.takeUnretainedValue().withValue(
+      try await taskHeadLocal.withValue(
         values.headForBinding,
         operation: operation,
         isolation: isolation

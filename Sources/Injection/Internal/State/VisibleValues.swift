@@ -1,20 +1,22 @@
 // Which chain the code running now sees: the task's values, or those a frame or a marker shows.
 
 extension InjectedValues {
-  /// The task-local that holds the current task's overrides, the head of its chain: bound by
-  /// `withValue` (see `withHead`), read through `taskHead`.
-  ///
-  /// Held unmanaged (it lives as long as the process), so that a read reaches it through
-  /// `_withUnsafeGuaranteedRef` and never retains it. Unoptimized builds retain an object they
-  /// load from a `static let`, on every read, and this one object is shared by every thread:
-  /// its reference count made threads of a debug build wait for each other on every read.
+  /// The task-local that holds the current task's overrides, the head of its chain: bound
+  /// through it (see `withHead`), read through `taskHead`.
   @usableFromInline
-  static let taskHeadLocal = Unmanaged.passRetained(TaskLocal<Node?>(wrappedValue: nil))
+  static let taskHeadLocal = TaskLocal<Node?>(wrappedValue: nil)
+
+  /// `taskHeadLocal`, unmanaged, so that a read reaches it through `_withUnsafeGuaranteedRef`
+  /// and never retains it. Unoptimized builds retain an object they load from a `static let`,
+  /// on every read, and this one object is shared by every thread: its reference count made
+  /// threads of a debug build wait for each other on every read.
+  @usableFromInline
+  static let taskHeadStorage = Unmanaged.passUnretained(taskHeadLocal)
 
   /// The current task's overrides: the head of its chain.
   @inlinable
   static var taskHead: Node? {
-    taskHeadLocal._withUnsafeGuaranteedRef { $0.get() }
+    taskHeadStorage._withUnsafeGuaranteedRef { $0.get() }
   }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
