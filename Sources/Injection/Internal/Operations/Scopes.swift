@@ -29,7 +29,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
     var values = InjectedValues(updating: resolvedHead, fileID: fileID, line: line)
-    try withUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
+    try _withUnprotectedUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
       try ContextFrame.withUpdate(of: pointer) { () throws(Failure) in try update(&pointer.pointee)
       }
     }

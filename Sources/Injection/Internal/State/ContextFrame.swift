@@ -84,7 +84,8 @@ struct ContextFrame {
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var frame = frame
-    return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
+    return try _withUnprotectedUnsafeMutablePointer(to: &frame) {
+      (pointer) throws(Failure) -> Result in
       injection_context_set(pointer)
       defer { injection_context_set(pointer.pointee.previous) }
       return try body()
@@ -104,7 +105,8 @@ struct ContextFrame {
       values: values,
       previous: injection_context_get()
     )
-    return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(Failure) -> Result in
+    return try _withUnprotectedUnsafeMutablePointer(to: &frame) {
+      (pointer) throws(Failure) -> Result in
       injection_context_set(pointer)
       defer {
         injection_context_set(pointer.pointee.previous)

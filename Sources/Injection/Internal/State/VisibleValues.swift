@@ -6,18 +6,23 @@ extension InjectedValues {
   @usableFromInline
   static let taskHeadLocal = TaskLocal<Node?>(wrappedValue: nil)
 
-  /// `taskHeadLocal`, unmanaged, so that a read reaches it through `_withUnsafeGuaranteedRef`
-  /// and never retains it. Unoptimized builds retain an object they load from a `static let`,
-  /// on every read, and this one object is shared by every thread: its reference count made
-  /// threads of a debug build wait for each other on every read.
-  @usableFromInline
-  static let taskHeadStorage = Unmanaged.passUnretained(taskHeadLocal)
+  #if DEBUG
+    /// `taskHeadLocal`, unmanaged, so that a read reaches it through `_withUnsafeGuaranteedRef`
+    /// and never retains it. Unoptimized builds retain an object they load from a `static let`,
+    /// on every read, and this one object is shared by every thread: its reference count made
+    /// threads of a debug build wait for each other on every read. (Optimized builds retain
+    /// nothing here; there, the extra global only added a check of its initialization.)
+    @usableFromInline
+    static let taskHeadStorage = Unmanaged.passUnretained(taskHeadLocal)
 
-  /// The current task's overrides: the head of its chain.
-  @inlinable
-  static var taskHead: Node? {
-    taskHeadStorage._withUnsafeGuaranteedRef { $0.get() }
-  }
+    /// The current task's overrides: the head of its chain.
+    @inlinable
+    static var taskHead: Node? { taskHeadStorage._withUnsafeGuaranteedRef { $0.get() } }
+  #else
+    /// The current task's overrides: the head of its chain.
+    @inlinable
+    static var taskHead: Node? { taskHeadLocal.get() }
+  #endif
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default, or probes an accessor (see `ContextFrame`).
