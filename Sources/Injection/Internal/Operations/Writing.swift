@@ -14,8 +14,12 @@ extension InjectedValues {
   mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
     let site = self.site ?? OverrideSite.snapshot(over: head)
     self.site = site
-    let next = head?.layer == site.layer ? Node.unlinking(key, from: head, layer: site.layer) : head
-    return (next, site)
+    if head?.layer == site.layer {
+      return (Node.unlinking(key, from: head, layer: site.layer), site)
+    }
+    // Moved out, not copied: the box takes this value's reference to its chain, which saves a
+    // retain and a release. `finishWrite` links the box in before anything reads `head` again.
+    return (head.take(), site)
   }
 
   /// Ends the write that `startWrite(of:)` started: links `box` at the top of this value's chain.
