@@ -18,6 +18,7 @@ expectations=(
   "lazy-read-after-scope|was read after its scope ended"
   "lazy-factory-reads-itself|dependency cycle detected: ConnectionKey → ConnectionKey"
   "injected-assigned-through-view|its accessor on InjectedValues is get-only"
+  "injected-main-actor-accessor-off-main|isolated to the main actor was read or written off the main actor"
 )
 
 listed="$("$bin" | sort)"

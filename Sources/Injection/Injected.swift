@@ -1,3 +1,5 @@
+internal import CInjectionSupport
+
 /// A property wrapper that reads a dependency from the current task's values on every access.
 ///
 /// ```swift
@@ -74,7 +76,7 @@ public struct Injected<Value>: Sendable {
   /// ```
   ///
   /// Such a wrapper must be read and written on the main actor, which a main-actor type ensures;
-  /// used on another thread, it stops the program. A key path that is `Sendable` (an accessor
+  /// used off the main actor, it stops the program with a message that says so. A key path that is `Sendable` (an accessor
   /// that is not isolated) selects the other initializer, which any thread can use. This one
   /// exists in the Swift 6 language mode only, where key paths to isolated accessors are not
   /// `Sendable`.
@@ -128,11 +130,22 @@ public struct Injected<Value>: Sendable {
     return value.pointee
   }
 
-  /// Stops the program unless it runs on the main actor: what the main-actor initializer's
-  /// wrapper checks before it applies its key path.
+  /// Stops the program, with a message, unless it runs on the main actor: what the main-actor
+  /// initializer's wrapper checks before it applies its key path.
+  ///
+  /// On the main thread the check is one thread-local load (the system is asked once per
+  /// thread); elsewhere it asks whether the main dispatch queue is running (`MainQueue`), since
+  /// the main actor does not always run on the main thread: on Linux, once the main thread parks
+  /// in `dispatch_main()`, worker threads run the main queue, and Swift Testing's main-actor tests
+  /// run there.
   @usableFromInline
   static func checkMainActor() {
-    MainActor.assumeIsolated {}
+    if injection_is_main_thread() != 0 || MainQueue.isCurrent { return }
+    fatalError(
+      "Injection: an @Injected wrapper over an accessor isolated to the main actor was read or "
+        + "written off the main actor. Use it on the main actor only, or make its accessor on "
+        + "InjectedValues nonisolated, so that any thread can read it."
+    )
   }
 
   /// The write path of the main-actor initializer's closure: `assignPointee(_:through:)`, on
@@ -142,6 +155,7 @@ public struct Injected<Value>: Sendable {
     _ value: UnsafePointer<Value>,
     through keyPath: () -> KeyPath<InjectedValues, Value>
   ) -> Value {
+    checkMainActor()
     // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
     let (value, keyPath) = (UncheckedSendable(value), UncheckedSendable(keyPath()))
     MainActor.assumeIsolated { assign(value.value.pointee) { keyPath.value } }

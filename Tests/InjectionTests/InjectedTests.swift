@@ -323,12 +323,39 @@ struct InjectedTests {
     #expect(model.shout == "SET ON MAIN")
   }
 
-  @Test("A wrapper over a main-actor accessor, read off the main actor, stops the program")
+  @Test("A wrapper over a main-actor accessor, read off the main actor, stops with a message")
   func mainActorAccessorOffTheMainActorStops() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
       let holder = await MainActor.run { MainWordHolder() }
       _ = await Task.detached { holder.word }.value
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("isolated to the main actor was read or written off the main actor"))
+  }
+
+  @Test("A wrapper over a main-actor accessor, written off the main actor, stops with a message")
+  func mainActorAccessorWrittenOffTheMainActorStops() async {
+    let result = await #expect(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let holder = await MainActor.run { MainWordHolder() }
+      await Task.detached { holder.word = "off main" }.value
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("isolated to the main actor was read or written off the main actor"))
+  }
+
+  @Test("A wrapper over a main-actor accessor works on the main thread from a detached task too")
+  func mainActorAccessorOnTheMainThreadFromElsewhere() async {
+    let holder = await MainActor.run { MainWordHolder() }
+    // Made on the main actor, read there again after a hop: the check is the thread, which is
+    // the main actor's.
+    let word = await MainActor.run { holder.word }
+    #expect(word == ShapeMainWordKey.currentValue)
   }
 
   @Test("A write through the wrapper returns and sets the value, and a member write keeps the rest")

@@ -1,8 +1,9 @@
-// Two primitives the Injection module needs and Swift's standard library does not offer on every
-// platform the package declares (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux): a word that is
-// loaded and stored atomically, and one pointer-sized slot of thread-local storage.
+// What the Injection module needs and Swift's standard library does not offer on every platform
+// the package declares (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux): words that are loaded
+// and stored atomically, thread-local storage (the thread's context slot, whether it is the main
+// thread, and per-thread records for cycle detection and global reads).
 //
-// Everything is `static inline`, so Swift inlines it into its callers. C11's <stdatomic.h> and
+// What is read on hot paths is `static inline`, so Swift inlines it into its callers. C11's <stdatomic.h> and
 // `_Thread_local` are part of every C compiler that builds Swift packages, and need no
 // availability check on Apple platforms.
 #ifndef C_INJECTION_SUPPORT_H
@@ -74,6 +75,23 @@ static inline void *injection_context_get(void) { return injection_thread_contex
 
 /// Makes `frame` (or NULL) the current thread's innermost context frame.
 static inline void injection_context_set(void *frame) { injection_thread_context = frame; }
+
+// MARK: - The main thread
+
+/// The current thread's answer to "is this the main thread?": 0 until asked, then 1 or -1.
+extern _Thread_local signed char injection_thread_is_main;
+
+/// Asks the system whether the current thread is the process's main thread (`pthread_main_np`
+/// on Darwin, the thread id against the process id on Linux), and records the answer.
+int injection_thread_is_main_ask(void);
+
+/// Returns 1 on the process's main thread, 0 on any other: the system is asked once per
+/// thread, then the answer is one thread-local load.
+static inline int injection_is_main_thread(void) {
+  signed char known = injection_thread_is_main;
+  if (__builtin_expect(known != 0, 1)) return known > 0;
+  return injection_thread_is_main_ask();
+}
 
 // MARK: - Chains of keys being created, per thread (debug builds)
 //

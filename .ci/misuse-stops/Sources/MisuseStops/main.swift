@@ -1,3 +1,4 @@
+import Dispatch
 import Injection
 
 #if canImport(Glibc)
@@ -51,6 +52,28 @@ extension InjectedValues {
 
 struct Reader {
   @Injected(\.connectionName) var connectionName
+}
+
+struct TitleKey: InjectionKey { static let currentValue = "Home" }
+
+extension InjectedValues {
+  /// An accessor isolated to the main actor, as in a module whose default isolation it is.
+  @MainActor var screenTitle: String {
+    get { self[TitleKey.self] }
+    set { self[TitleKey.self] = newValue }
+  }
+}
+
+/// Reads, on a thread of the global queue, a wrapper over a main-actor accessor that was made on
+/// the main actor, where top-level code runs.
+func readMainActorWrapperOffTheMainThread() {
+  let wrapper = MainActor.assumeIsolated { Injected(\.screenTitle) }
+  let done = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    _ = wrapper.wrappedValue
+    done.signal()
+  }
+  done.wait()
 }
 
 /// Runs a synchronous scope that declares a value with an asynchronous teardown.
@@ -108,6 +131,7 @@ let cases: [String: () -> Void] = [
   "injected-assigned-through-view": {
     Reader().connectionName = "other"
   },
+  "injected-main-actor-accessor-off-main": readMainActorWrapperOffTheMainThread,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -124,7 +124,6 @@ class Node: @unchecked Sendable {
     }
   }
 
-
   /// For nodes that are not boxes: the box of `key` here or below, unretained.
   @usableFromInline
   func findSpecial(_ key: UInt) -> Unmanaged<Node>? {
