@@ -63,7 +63,7 @@ extension InjectedValues {
   ///   - keyPath: The accessor on `InjectedValues`, reading and writing one key.
   ///   - make: Builds the value, on its first read.
   ///   - teardown: Tears the value down when the scope ends, if it was built.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func lazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,

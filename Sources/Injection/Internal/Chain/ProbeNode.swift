@@ -5,11 +5,12 @@
 /// and takes the path that reports a fallback (`reportFallback`), which tells the probe running
 /// on the thread. Reads of other values never meet it and pay nothing for it. It holds nothing,
 /// so one node serves every probe.
+@usableFromInline
 final class ProbeNode: Node, @unchecked Sendable {
   // Safe: as `Node`; adds nothing.
 
   /// The chain of every probe's values.
-  static let shared = ProbeNode()
+  @usableFromInline static let shared = ProbeNode()
 
   private init() {
     super.init(kind: .probe, next: nil, isObserved: true, depth: 0)

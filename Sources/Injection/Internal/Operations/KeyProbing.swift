@@ -1,4 +1,4 @@
-import CInjectionSupport
+public import CInjectionSupport
 
 // Learning which keys an accessor reads, by running its getter once on empty values: for
 // `resetGlobal`, `source(of:)`, `lazy` and strict mode's allow-list.
@@ -17,30 +17,44 @@ extension InjectedValues {
 
   /// The key that `lazy` overrides: the first key that the getter behind `keyPath` reads, whose
   /// value type must be the accessor's.
-  @usableFromInline
+  ///
+  /// Inlinable, so that the probe is compiled where `lazy` is called, with its literal key path:
+  /// the optimizer then calls the accessor's getter directly instead of applying the key path.
+  @inlinable @inline(__always)
   static func keyOverriddenLazily<Value>(
     by keyPath: WritableKeyPath<InjectedValues, Value>
   ) -> any InjectionKey.Type {
     var probe = KeyProbe(recordsAll: false)
     probing(keyPath, with: &probe)
-    guard let (key, valueType) = probe.first else {
+    guard let (key, valueType) = probe.first, valueType == Value.self else {
+      lazyAccessorMismatch(keyPath, found: probe.first)
+    }
+    return key
+  }
+
+  /// Stops the program: `lazy` was given an accessor whose getter reads no key (`found` is
+  /// `nil`), or a key of another type than the accessor's.
+  @usableFromInline
+  static func lazyAccessorMismatch<Value>(
+    _ keyPath: WritableKeyPath<InjectedValues, Value>,
+    found: (key: any InjectionKey.Type, valueType: Any.Type)?
+  ) -> Never {
+    guard let (key, valueType) = found else {
       fatalError(
         "Injection: lazy(\(keyPath)) needs an accessor whose getter reads one key, "
           + "such as `get { self[DatabaseKey.self] }`; this accessor of \(Value.self) reads none."
       )
     }
-    guard valueType == Value.self else {
-      fatalError(
-        "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
-          + "\(key), a key of \(valueType). Use an accessor that reads and writes one key."
-      )
-    }
-    return key
+    fatalError(
+      "Injection: lazy(_:_:) was given an accessor of \(Value.self) whose getter reads "
+        + "\(key), a key of \(valueType). Use an accessor that reads and writes one key."
+    )
   }
 
   /// Runs the getter behind `keyPath` once, on values whose chain is a `ProbeNode`, with a
   /// `probe` frame pushed that gives seed-style getters (`Self[Key.self]`) the same chain and
   /// leads the reads that reach the node to `probe`.
+  @inlinable @inline(__always)
   static func probing<Value>(
     _ keyPath: KeyPath<InjectedValues, Value>,
     with probe: inout KeyProbe
@@ -70,10 +84,16 @@ extension InjectedValues {
 }
 
 /// What a probe learns: the keys an accessor's getter reads.
+@usableFromInline
 struct KeyProbe {
   /// The first key read, and its value type.
-  var first: (key: any InjectionKey.Type, valueType: Any.Type)? = nil
+  @usableFromInline var first: (key: any InjectionKey.Type, valueType: Any.Type)? = nil
   /// Every key read, in order, if `recordsAll`; otherwise empty, so that nothing is allocated.
-  var keys: [any InjectionKey.Type] = []
-  let recordsAll: Bool
+  @usableFromInline var keys: [any InjectionKey.Type] = []
+  @usableFromInline let recordsAll: Bool
+
+  @inlinable
+  init(recordsAll: Bool) {
+    self.recordsAll = recordsAll
+  }
 }

@@ -127,6 +127,7 @@ extension InjectedValues {
   /// with a cell of its own.
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> Node? {
+    let head = headForBinding
     var taken: [Node] = []  // allocates only if a declaration was started elsewhere
     for box in ownBoxes where box.kind == .lazyBox {
       let value = box.scopedLazyValue.unsafelyUnwrapped  // a lazy box has a cell
@@ -137,20 +138,18 @@ extension InjectedValues {
             + "withInjectedValues from an asynchronous function with `await`."
         )
       }
-      if !value.claim() { taken.append(box) }
+      if !value.claimAndOpen(scope: head) { taken.append(box) }
     }
+    if taken.isEmpty { return head }
+    // Another scope started some of these declarations: they get cells of their own, which
+    // changes this value's chain, so every cell of this scope starts again with the new one.
     for box in taken {
       let (next, site) = startWrite(of: box.key)
       finishWrite(box.redeclared(next: next, site: site))
     }
-    if !taken.isEmpty {
-      for box in ownBoxes where box.kind == .lazyBox {
-        _ = box.scopedLazyValue.unsafelyUnwrapped.claim()  // the fresh cells; the rest are ours
-      }
-    }
-    let head = headForBinding
-    for value in scopedLazyValues { value.open(scope: head) }
-    return head
+    let newHead = headForBinding
+    for value in scopedLazyValues { value.reopen(scope: newHead) }
+    return newHead
   }
 
   /// Ends the scope of the values built on first use that this value declared, and runs their

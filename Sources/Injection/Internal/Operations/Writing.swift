@@ -82,7 +82,7 @@ extension InjectedValues {
 
   /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, compiled
   /// for `Value`, whose key is learnt by running the accessor's getter.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
