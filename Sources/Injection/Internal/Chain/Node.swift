@@ -41,7 +41,8 @@ class Node: @unchecked Sendable {
   /// Which value wrote this node (see `OverrideSite.layer`): a write replaces a node of its own
   /// layer instead of hiding it. `OverrideSite.noLayer` for nodes no value writes.
   @usableFromInline let layer: UInt32
-  /// Whether an `ObserverNode` (strict mode) is in effect here.
+  /// Whether a read that finds no override must report it (`reportFallback`): an
+  /// `ObserverNode` (strict mode) is in effect here, or the chain is a `ProbeNode`.
   @usableFromInline let isObserved: Bool
   /// How many scopes deep the innermost override here was set; orders descriptions.
   @usableFromInline let depth: Int
