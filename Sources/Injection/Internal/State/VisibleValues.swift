@@ -44,15 +44,12 @@ extension InjectedValues {
     }
   }
 
-  /// The visible head as values that can be kept or built on: an asynchronous update's marker
-  /// resolved (the values being built for the task that builds them, the values around them for
-  /// every other task), and none for a probe's, which records only the getter's own reads.
+  /// The visible head, with an asynchronous update's marker resolved: the values being built for
+  /// the task that builds them, the values around them for every other task.
   @inlinable
   static var resolvedHead: Node? {
     let head = _visibleHead
-    if let head, head.kind.rawValue >= Node.Kind.marker.rawValue {
-      return head.kind == .marker ? resolvingMarker(head) : nil
-    }
+    if let head, head.kind == .marker { return resolvingMarker(head) }
     return head
   }
 
