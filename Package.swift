@@ -33,8 +33,14 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
 
-    .testTarget(name: "InjectionTests", dependencies: ["Injection", "SeedUsage"]),
-    .testTarget(name: "InjectionTestingTests", dependencies: ["Injection", "InjectionTesting"]),
+    // What the tests of both libraries share (the seeded generator of their model tests).
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+    .testTarget(name: "InjectionTests", dependencies: ["Injection", "SeedUsage", "TestSupport"]),
+    .testTarget(
+      name: "InjectionTestingTests",
+      dependencies: ["Injection", "InjectionTesting", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Injection
@@ -53,18 +54,6 @@ private func keyType(_ index: Int) -> any InjectionKey.Type {
   }
 }
 
-/// SplitMix64, so that programs are reproducible.
-private struct Generator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// One random program and the issues the model expects from it.
 private struct TraitProgram {
   var overridden: Set<Int> = []
@@ -75,7 +64,7 @@ private struct TraitProgram {
   var strictOutside = true
 
   init(seed: UInt64) {
-    var random = Generator(state: seed)
+    var random = SeededGenerator(seed: seed)
     for key in traitKeys.indices {
       switch Int.random(in: 0..<4, using: &random) {
       case 0: overridden.insert(key)

@@ -323,27 +323,21 @@ struct InjectedTests {
     #expect(model.shout == "SET ON MAIN")
   }
 
-  @Test("A wrapper over a main-actor accessor, read off the main actor, stops with a message")
-  func mainActorAccessorOffTheMainActorStops() async {
+  @Test(
+    "A wrapper over a main-actor accessor, read or written off the main actor, stops with a message",
+    arguments: [false, true]
+  )
+  func mainActorAccessorOffTheMainActorStops(writes: Bool) async {
     let result = await #expect(
       processExitsWith: .failure,
       observing: [\.standardErrorContent]
-    ) {
+    ) { [writes] in
       let holder = await MainActor.run { MainWordHolder() }
-      _ = await Task.detached { holder.word }.value
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("isolated to the main actor was read or written off the main actor"))
-  }
-
-  @Test("A wrapper over a main-actor accessor, written off the main actor, stops with a message")
-  func mainActorAccessorWrittenOffTheMainActorStops() async {
-    let result = await #expect(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      let holder = await MainActor.run { MainWordHolder() }
-      await Task.detached { holder.word = "off main" }.value
+      if writes {
+        await Task.detached { holder.word = "off main" }.value
+      } else {
+        _ = await Task.detached { holder.word }.value
+      }
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("isolated to the main actor was read or written off the main actor"))

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSupport
 import Testing
 
 @testable import Injection
@@ -61,19 +62,6 @@ private struct ModelReader {
     case 2: model2
     default: model3
     }
-  }
-}
-
-/// A small, seeded pseudo-random generator (SplitMix64), so that runs are reproducible.
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 
@@ -173,7 +161,7 @@ private struct ModelRun {
   var nextSerial = 0
 
   init(seed: UInt64, allowsGlobals: Bool) {
-    random = SeededGenerator(state: seed)
+    random = SeededGenerator(seed: seed)
     self.allowsGlobals = allowsGlobals
   }
 
