@@ -90,7 +90,7 @@ public struct InjectedValues: Sendable {
     }
     set {
       let (next, site) = startWrite(of: Self._key(Key.self))
-      finishWrite(Box<Key>(consume newValue, next: next, site: site))
+      finishWrite(Box<Key>(consume newValue, next: consume next, site: site))
     }
   }
 

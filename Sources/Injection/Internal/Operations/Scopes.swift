@@ -20,6 +20,14 @@ extension InjectedValues {
     return head
   }
 
+  /// `headForBinding`, moved out of this value, which is left without overrides: the binding
+  /// takes this value's reference to its chain instead of retaining another one.
+  @inlinable
+  mutating func takeHeadForBinding() -> Node? {
+    guard let head = head.take() else { return nil }
+    return head.hops > Node.maximumBoundHops ? head.compacted() : head
+  }
+
   /// Runs `update` on values that start from the current task's, with a frame that lets
   /// seed-style accessors and every read in it reach them, and returns them.
   @inlinable
@@ -42,11 +50,13 @@ extension InjectedValues {
   /// see it: a frame says that reads see the task's values again.
   @inlinable
   static func withHead<Result, Failure: Error>(
-    _ head: Node?,
+    _ head: consuming Node?,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
-      if ContextFrame.top == nil { return try taskHeadLocal.withValue(head, operation: operation) }
+      if ContextFrame.top == nil {
+        return try taskHeadLocal.withValue(consume head, operation: operation)
+      }
       let frame = ContextFrame(.operation, previous: injection_context_get())
       return try ContextFrame.with(frame) {
         try taskHeadLocal.withValue(head, operation: operation)
@@ -59,13 +69,13 @@ extension InjectedValues {
   /// Runs the asynchronous `operation` with the task's values bound to the chain at `head`.
   @inlinable
   static func withHead<Result, Failure: Error>(
-    _ head: Node?,
+    _ head: consuming Node?,
     _ operation: () async throws(Failure) -> Result,
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     do {
       return try await taskHeadLocal.withValue(
-        head,
+        consume head,
         operation: operation,
         isolation: isolation
       )
@@ -145,7 +155,7 @@ extension InjectedValues {
     // changes this value's chain, so every cell of this scope starts again with the new one.
     for box in taken {
       let (next, site) = startWrite(of: box.key)
-      finishWrite(box.redeclared(next: next, site: site))
+      finishWrite(box.redeclared(next: consume next, site: site))
     }
     let newHead = headForBinding
     for value in scopedLazyValues { value.reopen(scope: newHead) }

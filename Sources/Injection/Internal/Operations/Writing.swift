@@ -92,7 +92,7 @@ extension InjectedValues {
     let identity = UInt(bitPattern: ObjectIdentifier(key))
     let (next, site) = startWrite(of: identity)
     let cell = LazyCell.make(key: key, site: site, make: make, teardown: teardown)
-    finishWrite(LazyBox(cell, key: identity, next: next, site: site))
+    finishWrite(LazyBox(cell, key: identity, next: consume next, site: site))
     ownsLazyValues = true
   }
 }

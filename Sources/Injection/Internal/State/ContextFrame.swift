@@ -143,7 +143,7 @@ struct ContextFrame {
   ///
   /// Only compared, never used to reach the task: a frame's owner runs while its frame is
   /// pushed, and an `UpdateMarker` compares it only while its update runs.
-  @usableFromInline
+  @inlinable
   static var currentTask: UInt {
     // An optional task is one word, 0 for none; the cast reads it without retaining the task.
     withUnsafeCurrentTask { unsafeBitCast($0, to: UInt.self) }
