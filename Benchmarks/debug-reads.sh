@@ -65,7 +65,7 @@ cpu_seconds() {
 }
 printf '| case (debug build) | CPU ns/read, 1 thread | CPU ns/read, 2 threads | implied 2-thread throughput |\n'
 printf '|---|---:|---:|---:|\n'
-for case in scaling.value.default scaling.default; do
+for case in scaling.value.default scaling.value.by-key scaling.value.key-path scaling.default; do
   one_a="$(cpu_seconds "$case.1-thread" "$CPU_N1")"
   one_b="$(cpu_seconds "$case.1-thread" "$CPU_N2")"
   two_a="$(cpu_seconds "$case.2-threads" "$CPU_N1")"
@@ -80,5 +80,5 @@ echo
 
 # Wall-clock throughput, with raw task-local reads first: what the machine gives two threads
 # at the time of the run.
-"$BIN" --filter scaling.value.task-local.2-threads,scaling.default.2-threads,scaling.value.default.2-threads \
+"$BIN" --filter scaling.value.task-local.2-threads,scaling.value.key-path.2-threads,scaling.default.2-threads,scaling.value.default.2-threads,scaling.value.by-key.2-threads \
   --repetitions "${REPETITIONS:-9}"

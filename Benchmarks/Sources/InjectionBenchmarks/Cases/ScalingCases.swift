@@ -5,7 +5,9 @@ import Injection
 /// operations, with raw task-local reads beside them to show what the machine allows.
 ///
 /// Twice: for a class instance, whose reference count every reader updates, and for a value,
-/// which readers only copy. Then for a value set globally (after the other phases: a global
+/// which readers only copy. For the value, also read by key type (`InjectedValues[Key.self]`,
+/// no key path), and a raw key-path read with no library code, which shows what applying a key
+/// path allows in debug builds. Then for a value set globally (after the other phases: a global
 /// value, once set, stays), its own key, so no other case reads it.
 enum ScalingCases {
   static var all: [Benchmark] {
@@ -20,6 +22,16 @@ enum ScalingCases {
       }
       + pair("scaling.value.default", #"default read, InjectedValues[\.x], value"#) {
         for _ in 0..<$0 { blackHole(InjectedValues[\.valueService].call()) }
+      }
+      + pair("scaling.value.by-key", "default read, InjectedValues[Key.self], value") {
+        for _ in 0..<$0 { blackHole(InjectedValues[ValueServiceKey.self].call()) }
+      }
+      // What the standard library's key-path projection allows, with no library code: in debug
+      // builds, where a key path is applied at run time, every `InjectedValues[\.x]` pays it.
+      // The key path is made once, so only its application is measured.
+      + pair("scaling.value.key-path", "raw key-path read of a plain struct, value", target: nil) {
+        let keyPath = \PlainValues.valueService
+        for _ in 0..<$0 { blackHole(PlainValues()[keyPath: keyPath].call()) }
       }
       + pair(
         "scaling.global",
@@ -63,4 +75,10 @@ enum ScalingCases {
     }
     return [oneThread, twoThreads]
   }
+}
+
+/// A struct with one computed property that returns the default, read through a key path in
+/// `scaling.value.key-path`.
+struct PlainValues {
+  var valueService: any Service { ValueServiceKey.currentValue }
 }
