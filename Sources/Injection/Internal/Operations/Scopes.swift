@@ -54,12 +54,13 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
+      let bound = TaskHead(head)
       if ContextFrame.top == nil {
-        return try taskHeadLocal.withValue(consume head, operation: operation)
+        return try taskHeadLocal.withValue(consume bound, operation: operation)
       }
       let frame = ContextFrame(.operation, previous: injection_context_get())
       return try ContextFrame.with(frame) {
-        try taskHeadLocal.withValue(head, operation: operation)
+        try taskHeadLocal.withValue(bound, operation: operation)
       }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
@@ -75,7 +76,7 @@ extension InjectedValues {
   ) async throws(Failure) -> Result {
     do {
       return try await taskHeadLocal.withValue(
-        consume head,
+        TaskHead(head),
         operation: operation,
         isolation: isolation
       )
@@ -112,7 +113,7 @@ extension InjectedValues {
     var values = values
     let head = values.openLazyValues(synchronously: false)
     let result = await taskHeadLocal.withValue(
-      head,
+      TaskHead(head),
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>
         do throws(Failure) {

@@ -33,7 +33,7 @@ extension InjectedValues {
     let marker = UpdateMarker(values: values, next: parent)
     defer { marker.deactivate() }
     try await taskHeadLocal.withValue(
-      marker,
+      TaskHead(marker),
       operation: { try await update(&values.pointee) },
       isolation: isolation
     )
@@ -52,7 +52,7 @@ extension InjectedValues {
       try await withLazyValues(values, operation, isolation: isolation)
     } else {
       try await taskHeadLocal.withValue(
-        values.headForBinding,
+        TaskHead(values.headForBinding),
         operation: operation,
         isolation: isolation
       )

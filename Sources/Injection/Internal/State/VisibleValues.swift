@@ -4,7 +4,7 @@ extension InjectedValues {
   /// The task-local that holds the current task's overrides, the head of its chain: bound
   /// through it (see `withHead`), read through `taskHead`.
   @usableFromInline
-  static let taskHeadLocal = TaskLocal<Node?>(wrappedValue: nil)
+  static let taskHeadLocal = TaskLocal<TaskHead>(wrappedValue: TaskHead(nil))
 
   #if DEBUG
     /// `taskHeadLocal`, unmanaged, so that a read reaches it through `_withUnsafeGuaranteedRef`
@@ -17,11 +17,11 @@ extension InjectedValues {
 
     /// The current task's overrides: the head of its chain.
     @inlinable
-    static var taskHead: Node? { taskHeadStorage._withUnsafeGuaranteedRef { $0.get() } }
+    static var taskHead: Node? { taskHeadStorage._withUnsafeGuaranteedRef { $0.get().node } }
   #else
     /// The current task's overrides: the head of its chain.
     @inlinable
-    static var taskHead: Node? { taskHeadLocal.get() }
+    static var taskHead: Node? { taskHeadLocal.get().node }
   #endif
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
@@ -71,4 +71,18 @@ extension InjectedValues {
     let marker = unsafeDowncast(head, to: UpdateMarker.self)  // the only node of its kind
     return marker.valuesOfCurrentTask?.pointee.head ?? marker.next
   }
+}
+
+/// The value of `InjectedValues.taskHeadLocal`: the head of the current task's chain.
+///
+/// A struct of this module rather than `Node?`: the runtime copies and destroys a task-local's
+/// value through its type's value witnesses, and this type's are a retain and a release, where an
+/// optional's go through the runtime's generic enum witnesses (callgrind: 31 instructions fewer
+/// for a default read, 57 for an overridden one, 72 for a scope entry).
+@usableFromInline
+struct TaskHead: Sendable {
+  @usableFromInline let node: Node?
+
+  @inlinable
+  init(_ node: Node?) { self.node = node }
 }
