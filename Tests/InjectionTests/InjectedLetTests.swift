@@ -6,8 +6,14 @@ import Testing
 // on the spot, held in a global `let`, or an element of an array), a generic holder and a
 // main-actor class.
 
-/// A key of these tests only, so that its global value reaches no other test.
+/// A key of these tests only, which none of them sets globally: the tests of a suite run in
+/// parallel, and most of them read its default.
 private struct LetNameKey: InjectionKey {
+  static let currentValue = "default"
+}
+
+/// The key of the one test that sets a global value, so that no other test can see it.
+private struct GlobalLetNameKey: InjectionKey {
   static let currentValue = "default"
 }
 
@@ -15,6 +21,11 @@ extension InjectedValues {
   fileprivate var letName: String {
     get { self[LetNameKey.self] }
     set { self[LetNameKey.self] = newValue }
+  }
+
+  fileprivate var globalLetName: String {
+    get { self[GlobalLetNameKey.self] }
+    set { self[GlobalLetNameKey.self] = newValue }
   }
 
   /// An accessor isolated to the main actor, as every accessor of a default-MainActor module is.
@@ -33,6 +44,11 @@ private protocol NameReader: Sendable {
 private final class SendableClient: NameReader, Sendable {
   let name = Injected(\.letName)
   func read() -> String { name() }
+}
+
+/// `SendableClient` over the key that one test sets globally.
+private final class GlobalNameClient: Sendable {
+  let name = Injected(\.globalLetName)
 }
 
 private actor ActorClient: NameReader {
@@ -127,12 +143,12 @@ struct InjectedLetTests {
 
   @Test("Where no scope overrides the key, the call reads the global value")
   func readsTheGlobalValue() {
-    let client = SendableClient()
-    InjectedValues[\.letName] = "global"
-    defer { InjectedValues.resetGlobal(\.letName) }
+    let client = GlobalNameClient()
+    InjectedValues[\.globalLetName] = "global"
+    defer { InjectedValues.resetGlobal(\.globalLetName) }
     #expect(client.name() == "global")
     withInjectedValues {
-      $0.letName = "scoped"
+      $0.globalLetName = "scoped"
     } operation: {
       #expect(client.name() == "scoped")
     }
