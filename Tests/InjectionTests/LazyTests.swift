@@ -159,6 +159,59 @@ struct LazyTests {
     #expect(log.closed == 1)
   }
 
+  @Test("Scope after scope, threads that read at once share one value, built and torn down once")
+  func builtOnceOnThreadsScopeAfterScope() {
+    let log = ConnectionLog()
+    for scope in 0..<200 {
+      let names = withInjectedValues {
+        $0.lazy(\.connection) { log.open("scope \(scope)") } teardown: { log.close($0) }
+      } operation: {
+        // Threads outside the task read through a snapshot; the first reads race to build.
+        let snapshot = InjectedValues.current
+        let seen = Locked<Set<ObjectIdentifier>>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+          let connection = snapshot.connection
+          seen.withLock { $0.insert(ObjectIdentifier(connection)) }
+        }
+        return seen.withLock { $0 }.count
+      }
+      #expect(names == 1, "scope \(scope): every thread reads the same value")
+    }
+    #expect(log.opened.count == 200)
+    #expect(log.closed == 200)
+    #expect(log.opened.allSatisfy { $0.closes == 1 })
+  }
+
+  @Test("A scope that ends while another thread builds the value waits for it, then tears it down")
+  func endingWaitsForABuildInProgress() {
+    let log = ConnectionLog()
+    let building = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let readerSaw = Locked<String?>(nil)
+    withInjectedValues {
+      $0.lazy(\.connection) {
+        building.signal()
+        sleepBriefly(milliseconds: 50)  // the scope ends meanwhile
+        return log.open("slow")
+      } teardown: {
+        log.close($0)
+      }
+    } operation: {
+      let snapshot = InjectedValues.current
+      DispatchQueue.global().async {
+        let name = snapshot.connection.name
+        readerSaw.withLock { $0 = name }
+        done.signal()
+      }
+      building.wait()  // return while the factory runs on the other thread
+    }
+    // The scope function returned only after the build ended and the teardown ran.
+    #expect(log.opened.map(\.name) == ["slow"])
+    #expect(log.closed == 1)
+    done.wait()
+    #expect(readerSaw.withLock { $0 } == "slow")
+  }
+
   @Test("Seed-style accessors declare and read it too")
   func seedStyleAccessors() {
     let log = ConnectionLog()
@@ -536,7 +589,7 @@ struct LazyTests {
 }
 
 /// Sleeps a millisecond.
-private func sleepBriefly() {
-  var request = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+private func sleepBriefly(milliseconds: Int = 1) {
+  var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
   nanosleep(&request, nil)
 }

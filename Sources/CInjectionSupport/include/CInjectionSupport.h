@@ -38,6 +38,13 @@ static inline uintptr_t injection_exchange(void *word, uintptr_t value) {
   return atomic_exchange_explicit((_Atomic(uintptr_t) *)word, value, memory_order_seq_cst);
 }
 
+/// Stores `desired` in `*word` if it holds `expected`, and says whether it did: with acquire and
+/// release ordering if it did, acquire ordering if not.
+static inline _Bool injection_compare_exchange(void *word, uintptr_t expected, uintptr_t desired) {
+  return atomic_compare_exchange_strong_explicit(
+      (_Atomic(uintptr_t) *)word, &expected, desired, memory_order_acq_rel, memory_order_acquire);
+}
+
 // MARK: - The published table of global values
 
 /// The address of the current table of keys that have a global value, or 0 while no key has

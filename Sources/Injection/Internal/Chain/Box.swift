@@ -104,21 +104,3 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
     (String(describing: value), site)
   }
 }
-
-/// What a scope does with the values built on first use that its update closure declared.
-protocol ScopedLazyValue: AnyObject {
-  /// Whether the teardown is asynchronous, so that a synchronous scope cannot run it.
-  var hasAsynchronousTeardown: Bool { get }
-  /// The key and declaration site, for messages.
-  var declaration: String { get }
-  /// Takes the declaration for the scope about to start and starts it: from now on a read
-  /// builds the value, seeing `scope`. `false` if another scope took it first.
-  func claimAndOpen(scope: Node?) -> Bool
-  /// For a declaration this scope took, or a fresh one no other scope can have: starts it with
-  /// `scope` instead, before any read (the scope's values changed as it took the others).
-  func reopen(scope: Node?)
-  /// Ends the scope and runs a synchronous teardown, if the value was built.
-  func closeAndTearDown()
-  /// Ends the scope and runs the teardown, if the value was built.
-  func closeAndTearDown() async
-}

@@ -72,23 +72,31 @@ extension Node {
 }
 
 /// The overrides a value wrote itself, innermost first: the boxes at the top of its chain, of its
-/// layer, and those of the index below them, if any. Walking them allocates nothing.
+/// layer, and those of the index below them, if any. Walking them allocates nothing and, but for
+/// the boxes of an index, retains nothing: the value's chain keeps them alive while it is not
+/// written.
 struct OwnBoxes: Sequence, IteratorProtocol {
-  private var node: Node?
+  private var node: Unmanaged<Node>?
   private let layer: UInt32?
   private var indexed: IndexingIterator<[Node]>?
 
   init(head: Node?, layer: UInt32?) {
-    self.node = head
+    self.node = head.map { Unmanaged.passUnretained($0) }
     self.layer = layer
   }
 
-  mutating func next() -> Node? {
-    if let box = indexed?.next() { return box }
-    guard let layer, let current = node, current.layer == layer else { return nil }
-    node = current.next
-    guard current.kind == .index else { return current }
-    indexed = unsafeDowncast(current, to: IndexNode.self).boxes.makeIterator()
-    return next()
+  mutating func next() -> Unmanaged<Node>? {
+    if let box = indexed?.next() { return Unmanaged.passUnretained(box) }
+    guard let layer, let current = node else { return nil }
+    let (nodeLayer, kind, next) = current._withUnsafeGuaranteedRef {
+      ($0.layer, $0.kind, $0.nextUnretained)
+    }
+    guard nodeLayer == layer else { return nil }
+    node = next
+    guard kind == .index else { return current }
+    indexed = current._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: IndexNode.self).boxes.makeIterator()
+    }
+    return self.next()
   }
 }

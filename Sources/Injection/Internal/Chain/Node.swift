@@ -174,8 +174,31 @@ class Node: @unchecked Sendable {
   /// For a box: its value as descriptions show it, and where it was set.
   var overrideDescription: (value: String, site: OverrideSite)? { nil }
 
-  /// For a box of a value built on first use: its cell.
-  var scopedLazyValue: (any ScopedLazyValue)? { nil }
+  // For a box of a value built on first use (`LazyBox`), what a scope does with the value it
+  // declared; called only on nodes of that kind.
+
+  /// Takes the declaration for the scope about to start and starts it: from now on a read builds
+  /// the value, seeing `scope`. `false` if another scope took it first. A synchronous scope
+  /// cannot wait for an asynchronous teardown: there, declaring one stops the program.
+  func startLazyValue(seeing scope: Node?, synchronously: Bool) -> Bool {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
+  /// For a declaration this scope took, or a fresh one no other scope can have: starts it seeing
+  /// `scope` instead, before any read (the scope's values changed as it took the others).
+  func restartLazyValue(seeing scope: Node?) {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
+  /// Ends the scope and runs a synchronous teardown, if the value was built.
+  func endLazyValue() {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
+  /// Ends the scope and runs the teardown, if the value was built.
+  func endLazyValue() async {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
 
   /// For a box of a value built on first use: the same declaration with a cell of its own,
   /// linked to `next`, written at `site`.

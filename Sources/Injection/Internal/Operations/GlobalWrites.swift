@@ -20,6 +20,7 @@ extension InjectedValues {
       ContextFrame.withUpdate(of: pointer) { pointer.pointee[keyPath: keyPath] = value }
     }
     for box in scratch.ownBoxes.reversed() {
+      let box = box.takeUnretainedValue()  // `scratch` keeps it alive until here
       if let key = box.overrideKey { publishGlobal(box, of: key) }
     }
   }

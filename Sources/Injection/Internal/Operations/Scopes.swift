@@ -139,19 +139,14 @@ extension InjectedValues {
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> Node? {
     let head = headForBinding
-    var taken: [Node] = []  // allocates only if a declaration was started elsewhere
-    for box in ownBoxes where box.kind == .lazyBox {
-      let value = box.scopedLazyValue.unsafelyUnwrapped  // a lazy box has a cell
-      if synchronously && value.hasAsynchronousTeardown {
-        fatalError(
-          "Injection: \(value.declaration) has an asynchronous teardown, which a synchronous "
-            + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
-            + "withInjectedValues from an asynchronous function with `await`."
-        )
+    var taken: [Node]?  // made only if a declaration was started elsewhere
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      let started = box._withUnsafeGuaranteedRef {
+        $0.startLazyValue(seeing: head, synchronously: synchronously)
       }
-      if !value.claimAndOpen(scope: head) { taken.append(box) }
+      if !started { taken = (taken ?? []) + [box.takeUnretainedValue()] }
     }
-    if taken.isEmpty { return head }
+    guard let taken else { return head }
     // Another scope started some of these declarations: they get cells of their own, which
     // changes this value's chain, so every cell of this scope starts again with the new one.
     for box in taken {
@@ -159,7 +154,9 @@ extension InjectedValues {
       finishWrite(box.redeclared(next: consume next, site: site))
     }
     let newHead = headForBinding
-    for value in scopedLazyValues { value.reopen(scope: newHead) }
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      box._withUnsafeGuaranteedRef { $0.restartLazyValue(seeing: newHead) }
+    }
     return newHead
   }
 
@@ -167,19 +164,19 @@ extension InjectedValues {
   /// synchronous teardowns.
   @usableFromInline
   func closeLazyValues() {
-    for value in scopedLazyValues { value.closeAndTearDown() }
+    // Unretained: this value's chain keeps its boxes alive.
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      box._withUnsafeGuaranteedRef { $0.endLazyValue() }
+    }
   }
 
   /// Ends the scope of the values built on first use that this value declared, and runs their
   /// teardowns.
   @usableFromInline
   func closeLazyValues() async {
-    for value in scopedLazyValues { await value.closeAndTearDown() }
-  }
-
-  /// The values built on first use among this value's own overrides.
-  var scopedLazyValues: some Sequence<any ScopedLazyValue> {
-    ownBoxes.lazy.compactMap { $0.scopedLazyValue }
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      await box.takeUnretainedValue().endLazyValue()
+    }
   }
 
   // MARK: - Re-entering a snapshot under the caller's overrides

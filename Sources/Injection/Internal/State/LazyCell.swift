@@ -11,12 +11,19 @@ enum LazyTeardown<Value: Sendable>: Sendable {
 /// What a `LazyCell` holds besides its value.
 @usableFromInline
 struct LazyCellHeader<Value: Sendable> {
-  /// `LazyCell.built` once the value is built, `LazyCell.closed` once its scope has ended:
-  /// read and written only atomically, so that a read of a built value takes no lock.
+  /// Where the cell is in its life: the raw value of a `LazyCell.Phase`, read and written only
+  /// atomically. Every change of phase is one atomic operation on this word, so that starting and
+  /// closing the cell take no lock, and a read of a built value loads only this word.
   @usableFromInline var word: UInt = 0
-  /// Where the cell is in its life: read and written only while holding the cell's lock.
-  var state = LazyCellState.declared
-  /// Whether the value (the cell's element) is initialized. Written once, under the lock.
+  /// The thread running the factory (`currentThreadID()`), while the phase is `building`: read and
+  /// written only atomically.
+  var builder: UInt = 0
+  /// The values of the scope that started the cell, which the factory sees: retained by the cell,
+  /// written only by that scope, while the phase is `starting`, and released when it closes the
+  /// cell.
+  var scope: Unmanaged<Node>?
+  /// Whether the value (the cell's element) is initialized: written once, before the phase
+  /// becomes `built`.
   var hasValue = false
   let make: @Sendable () -> Value
   let teardown: LazyTeardown<Value>
@@ -38,46 +45,51 @@ struct LazyCellHeader<Value: Sendable> {
   }
 }
 
-/// The life of a `LazyCell`.
-enum LazyCellState {
-  case declared
-  /// A scope has taken the declaration as its own and started; its values are what the factory sees.
-  case open(Node?)
-  /// A thread (`currentThreadID()`) runs the factory.
-  case building(thread: UInt)
-  case built
-  case closed
-}
-
 /// A value built on first use, once per scope, and torn down when the scope ends: what
 /// `InjectedValues.lazy(_:_:teardown:)` declares.
 ///
-/// Its life has five states:
-///
-/// 1. *declared*, by `lazy` in an update closure;
-/// 2. *open*, once its scope starts: the first read builds it, with the scope's values visible;
-/// 3. *building*, while one thread runs the factory; readers on other threads wait for it;
-/// 4. *built*, read without a lock;
-/// 5. *closed*, when the scope ends: a read stops the program (the value has been torn down).
+/// Its life has the phases of `Phase`: *declared* by `lazy` in an update closure; *open* once its
+/// scope starts, when the first read builds it, with the scope's values visible; *building* while
+/// one thread runs the factory, when readers on other threads wait for it; *built*, read without
+/// a lock; *closed* when the scope ends, when a read stops the program (the value has been torn
+/// down).
 ///
 /// The cell is one allocation: a header, and the value as its one element, initialized once
-/// built. The state changes under a lock shared with a few other objects (`Lock.striped`),
-/// taken only until the value is built and when the scope ends; the factory runs without it.
-/// The builder initializes the value before it stores `built` in the header's word, with
-/// release ordering, so that a read of the built value is one atomic load and one copy. The
-/// value stays until the cell is freed, so a reader that saw `built` just before the scope
-/// closed still reads a live value.
+/// built. Every change of phase is one compare-and-exchange of the header's word, so a scope
+/// starts and closes its cells without a lock. A lock (`Lock.striped`, shared with a few other
+/// objects) is taken only to wait for a build on another thread, and by the builder to wake the
+/// waiters; the factory runs without it. The builder initializes the value before it stores
+/// `built` with release ordering, so that a read of the built value is one atomic load and one
+/// copy. The value stays until the cell is freed, so a reader that saw `built` just before the
+/// scope closed still reads a live value.
 @usableFromInline
 final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Value> {
   // Shared across threads, though `ManagedBuffer` cannot be `Sendable`: `LazyBox`, which holds
-  // the cell, is `@unchecked Sendable` on these grounds. `state` and `hasValue` are read and
-  // written only while holding `lock`; `word` only atomically; the value is initialized once,
-  // under the lock, before `word` says `built` (release), and read only after loading `built`
-  // (acquire) or under the lock; the rest of the header is never written after creation.
+  // the cell, is `@unchecked Sendable` on these grounds. `word` and `builder` are read and
+  // written only atomically; `scope` only by the scope that started the cell, while it holds the
+  // phase `starting` or when it closes the cell, and by the one builder, after it took the phase
+  // `building` (which the closing scope waits for); `hasValue` and the value are written once,
+  // by the builder, before it stores `built` (release), and read only after loading `built`
+  // (acquire); the rest of the header is never written after creation.
 
-  /// What the header's word holds once the value is built, or once its scope has ended.
+  /// The phases of a cell, as its header's word holds them.
+  enum Phase: UInt {
+    /// Declared by `lazy`, not started by any scope.
+    case declared = 0
+    /// The scope has ended: a read stops the program.
+    case closed = 1
+    /// The value is built: reads return it.
+    case built = 2
+    /// A scope has taken the declaration as its own and started it: the first read builds it.
+    case open = 3
+    /// A thread runs the factory; readers on other threads wait.
+    case building = 4
+    /// The scope that owns the cell is setting the values the factory sees.
+    case starting = 5
+  }
+
+  /// What the header's word holds once the value is built.
   @usableFromInline static var built: UInt { 2 }
-  static var closed: UInt { 1 }
 
   /// A cell for a value of `key`, declared at `site`.
   @inlinable
@@ -94,9 +106,11 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   }
 
   deinit {
-    // `ManagedBuffer` destroys the header; the value is this class's to destroy.
+    // `ManagedBuffer` destroys the header; the value, and the scope's values the cell retained
+    // (if it was started and never closed), are this class's to release.
     withUnsafeMutablePointers { header, value in
       if header.pointee.hasValue { value.deinitialize(count: 1) }
+      header.pointee.scope?.release()
     }
   }
 
@@ -111,7 +125,17 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
 
   var key: any InjectionKey.Type { fields.pointee.key }
   var site: OverrideSite { fields.pointee.site }
-  private var teardown: LazyTeardown<Value> { fields.pointee.teardown }
+  var teardown: LazyTeardown<Value> { fields.pointee.teardown }
+
+  /// The current phase (acquire: what was written before it was stored is visible).
+  private var phase: Phase {
+    Phase(rawValue: injection_load_acquire(&fields.pointee.word)).unsafelyUnwrapped
+  }
+
+  /// Moves the cell from phase `old` to `new`, if it is in `old`; `false` if it is not.
+  private func move(from old: Phase, to new: Phase) -> Bool {
+    injection_compare_exchange(&fields.pointee.word, old.rawValue, new.rawValue)
+  }
 
   /// The value, built on the first call.
   @inlinable
@@ -122,61 +146,62 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     }
   }
 
-  /// What a read that found the value not built does next.
-  private enum NextStep {
-    case use(Value)
-    case build(seeing: Node?)
-    case fail
-    /// Another thread has been building the value for `CycleDetection.patienceSeconds`.
-    case waitedTooLong
-  }
-
   @usableFromInline
   func valueOnSlowPath() -> Value {
-    let cell = UInt(bitPattern: ObjectIdentifier(self))
-    return CycleDetection.checking(key, cell: cell) {
+    CycleDetection.checking(key, cell: UInt(bitPattern: ObjectIdentifier(self))) {
       let thread = currentThreadID()
-      let step = lock.withLock { () -> NextStep in
-        #if DEBUG
-          var deadline: Lock.Deadline?
-        #endif
-        while true {
-          switch fields.pointee.state {
-          case .built: return .use(withUnsafeMutablePointerToElements { $0.pointee })
-          case .open(let scope):
-            fields.pointee.state = .building(thread: thread)
-            return .build(seeing: scope)
-          case .building(let builder) where builder != thread:
-            #if DEBUG
-              // A factory that waits for a read of its own value elsewhere would hang this read.
-              let end = deadline ?? Lock.Deadline(afterSeconds: CycleDetection.patienceSeconds)
-              deadline = end
-              if !lock.wait(until: end) { return .waitedTooLong }
-            #else
-              lock.wait()
-            #endif
-          case .building, .declared, .closed: return .fail
-          }
+      while true {
+        switch phase {
+        case .built: return withUnsafeMutablePointerToElements { $0.pointee }
+        case .open:
+          if move(from: .open, to: .building) { return build(on: thread) }
+        case .building:
+          // A read of the value by its own factory would wait for itself.
+          if injection_load_acquire(&fields.pointee.builder) == thread { misuse() }
+          if !waitWhileBuilding(patiently: false) { waitedTooLong() }
+        case .declared, .starting, .closed: misuse()
         }
       }
-      switch step {
-      case .use(let value): return value
-      case .fail: misuse()
-      case .waitedTooLong: waitedTooLong()
-      case .build(let scope):
-        let make = fields.pointee.make
-        let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
-        lock.withLock {
-          withUnsafeMutablePointers { header, value in
-            value.initialize(to: made)
-            header.pointee.hasValue = true
-            header.pointee.state = .built
-            injection_store_release(&header.pointee.word, Self.built)
-          }
-          lock.wakeAll()
-        }
-        return made
+    }
+  }
+
+  /// Runs the factory, on the thread that moved the cell to `building`, and publishes the value.
+  private func build(on thread: UInt) -> Value {
+    injection_store_release(&fields.pointee.builder, thread)
+    // The cell keeps its scope's values alive until the scope closes it, which waits for this
+    // build to end.
+    let scope = fields.pointee.scope?.takeUnretainedValue()
+    let cell = UInt(bitPattern: ObjectIdentifier(self))
+    let make = fields.pointee.make
+    let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
+    lock.withLock {
+      withUnsafeMutablePointers { header, value in
+        value.initialize(to: made)
+        header.pointee.hasValue = true
+        injection_store_release(&header.pointee.word, Phase.built.rawValue)
       }
+      // Under the lock: a reader that saw `building` holds it until it waits.
+      lock.wakeAll()
+    }
+    return made
+  }
+
+  /// Waits until the phase is no longer `building`. In debug builds a reader gives up after
+  /// `CycleDetection.patienceSeconds` and gets `false`, unless `patiently`; the scope closing the
+  /// cell always waits.
+  private func waitWhileBuilding(patiently: Bool) -> Bool {
+    lock.withLock {
+      #if DEBUG
+        if !patiently {
+          let deadline = Lock.Deadline(afterSeconds: CycleDetection.patienceSeconds)
+          while phase == .building {
+            if !lock.wait(until: deadline) { return phase != .building }
+          }
+          return true
+        }
+      #endif
+      while phase == .building { lock.wait() }
+      return true
     }
   }
 
@@ -185,8 +210,8 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   private func misuse() -> Never {
     let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
-    switch lock.withLock({ fields.pointee.state }) {
-    case .declared:
+    switch phase {
+    case .declared, .starting:
       message =
         "\(key), declared with lazy(_:_:)\(place), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
@@ -197,7 +222,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
         "\(key), declared with lazy(_:_:)\(place), was read after its scope ended and its value "
         + "was torn down (for example through a snapshot or a task that outlived the scope). "
         + "Read it only while the scope runs."
-    default:
+    case .open, .building, .built:
       message = "dependency cycle detected: \(key) → \(key)"
     }
     fatalError("Injection: \(message)")
@@ -218,31 +243,30 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
 
   /// Takes the declaration for the scope about to start, and starts it: from now on a read
   /// builds the value, seeing `scope`. `false` if another scope took it first, in which case
-  /// this scope needs a cell of its own (see `LazyBox.redeclared`). One lock, not one to take
-  /// the declaration and one to start it: a scope entry declaring one value spent about 380
-  /// instructions on the two.
+  /// this scope needs a cell of its own (see `LazyBox.redeclared`).
   func claimAndOpen(scope: Node?) -> Bool {
-    lock.withLock {
-      guard case .declared = fields.pointee.state else { return false }
-      fields.pointee.state = .open(scope)
-      return true
-    }
+    guard move(from: .declared, to: .starting) else { return false }
+    start(seeing: scope)
+    return true
   }
 
   /// Starts the value with `scope` instead, if it is still declared or not yet read: for the
   /// cells of a scope whose values changed while it took its declarations.
   func reopen(scope: Node?) {
-    lock.withLock {
-      switch fields.pointee.state {
-      case .declared, .open: fields.pointee.state = .open(scope)
-      case .building, .built, .closed: break
-      }
+    if move(from: .open, to: .starting) || move(from: .declared, to: .starting) {
+      start(seeing: scope)
     }
+  }
+
+  /// In phase `starting`: makes `scope` the values the factory sees, and opens the cell.
+  private func start(seeing scope: Node?) {
+    fields.pointee.scope?.release()
+    fields.pointee.scope = scope.map { Unmanaged.passRetained($0) }
+    injection_store_release(&fields.pointee.word, Phase.open.rawValue)
   }
 
   /// A cell with the same declaration, not started by any scope.
   func redeclared(site: OverrideSite) -> LazyCell {
-    // Field by field: other threads write the state fields.
     LazyCell.make(
       key: fields.pointee.key,
       site: site,
@@ -252,50 +276,47 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   }
 
   /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns
-  /// whether the value was built, for the caller to tear it down outside the lock.
+  /// whether the value was built, for the caller to tear it down.
   ///
   /// (Not the value as an optional: this code is not specialized for `Value`, and an optional
   /// of it would cost a metadata lookup per scope.)
   func close() -> Bool {
-    lock.withLock {
-      while case .building = fields.pointee.state { lock.wait() }
-      fields.pointee.state = .closed
-      injection_store_release(&fields.pointee.word, Self.closed)
-      return fields.pointee.hasValue
+    while true {
+      let current = phase
+      switch current {
+      case .closed: return fields.pointee.hasValue
+      case .building: _ = waitWhileBuilding(patiently: true)
+      case .declared, .open, .starting, .built:
+        guard move(from: current, to: .closed) else { continue }
+        // No build can start any more, and none runs: the scope's values are no longer needed.
+        fields.pointee.scope?.release()
+        fields.pointee.scope = nil
+        return current == .built
+      }
     }
   }
 
   /// The value, once `close()` has said that it was built. It stays until the cell is freed.
-  private var closedValue: Value {
+  var closedValue: Value {
     withUnsafeMutablePointerToElements { $0.pointee }
   }
 
   /// The value as descriptions show it.
   var description: String {
-    let (state, value) = lock.withLock {
-      withUnsafeMutablePointers { header, value in
-        (header.pointee.state, header.pointee.hasValue ? value.pointee : nil)
-      }
-    }
-    return switch state {
-    case .declared, .open: "(lazy, not built yet)"
+    switch phase {
+    case .declared, .starting, .open: "(lazy, not built yet)"
     case .building: "(lazy, being built)"
-    case .built: "\(value!)"
+    case .built: "\(withUnsafeMutablePointerToElements { $0.pointee })"
     case .closed: "(lazy, torn down)"
     }
   }
-}
 
-extension LazyCell: ScopedLazyValue {
-  var hasAsynchronousTeardown: Bool {
-    if case .async = teardown { return true }
-    return false
-  }
-
+  /// The key and declaration site, for messages.
   var declaration: String {
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
+  /// Ends the scope and runs a synchronous teardown, if the value was built.
   func closeAndTearDown() {
     guard close() else { return }
     switch teardown {
@@ -305,6 +326,7 @@ extension LazyCell: ScopedLazyValue {
     }
   }
 
+  /// Ends the scope and runs the teardown, if the value was built.
   func closeAndTearDown() async {
     guard close() else { return }
     switch teardown {
@@ -359,5 +381,26 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
     (cell.description, site)
   }
 
-  override var scopedLazyValue: (any ScopedLazyValue)? { cell }
+  override func startLazyValue(seeing scope: Node?, synchronously: Bool) -> Bool {
+    if synchronously, case .async = cell.teardown {
+      fatalError(
+        "Injection: \(cell.declaration) has an asynchronous teardown, which a synchronous "
+          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
+          + "withInjectedValues from an asynchronous function with `await`."
+      )
+    }
+    return cell.claimAndOpen(scope: scope)
+  }
+
+  override func restartLazyValue(seeing scope: Node?) {
+    cell.reopen(scope: scope)
+  }
+
+  override func endLazyValue() {
+    cell.closeAndTearDown()
+  }
+
+  override func endLazyValue() async {
+    await cell.closeAndTearDown()
+  }
 }
