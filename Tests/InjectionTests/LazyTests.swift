@@ -164,7 +164,11 @@ struct LazyTests {
     let log = ConnectionLog()
     for scope in 0..<200 {
       let names = withInjectedValues {
-        $0.lazy(\.connection) { log.open("scope \(scope)") } teardown: { log.close($0) }
+        $0.lazy(\.connection) {
+          log.open("scope \(scope)")
+        } teardown: {
+          log.close($0)
+        }
       } operation: {
         // Threads outside the task read through a snapshot; the first reads race to build.
         let snapshot = InjectedValues.current
