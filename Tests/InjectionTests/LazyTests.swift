@@ -175,7 +175,7 @@ struct LazyTests {
         let seen = Locked<Set<ObjectIdentifier>>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
           let connection = snapshot.connection
-          seen.withLock { $0.insert(ObjectIdentifier(connection)) }
+          seen.withLock { _ = $0.insert(ObjectIdentifier(connection)) }
         }
         return seen.withLock { $0 }.count
       }
