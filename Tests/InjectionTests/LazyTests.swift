@@ -216,6 +216,36 @@ struct LazyTests {
     #expect(readerSaw.withLock { $0 } == "slow")
   }
 
+  @Test("Readers waiting for a build get the value, also when the scope ends as the build does")
+  func waitingReadersGetTheValueAsTheScopeEnds() {
+    for round in 0..<5 {
+      let arrived = DispatchSemaphore(value: 0)
+      let building = DispatchSemaphore(value: 0)
+      let readers = DispatchGroup()
+      let names = Locked<[String]>([])
+      withInjectedValues {
+        $0.lazy(\.connection) {
+          building.signal()
+          for _ in 0..<3 { arrived.wait() }
+          sleepBriefly(milliseconds: 100)  // the other two readers wait for the build by now
+          return Connection(name: "round \(round)")
+        }
+      } operation: {
+        let snapshot = InjectedValues.current
+        for _ in 0..<3 {
+          DispatchQueue.global().async(group: readers) {
+            arrived.signal()
+            let name = snapshot.connection.name
+            names.withLock { $0.append(name) }
+          }
+        }
+        building.wait()  // the scope ends while the build runs, and closes as soon as it ends
+      }
+      readers.wait()
+      #expect(names.withLock { $0 } == Array(repeating: "round \(round)", count: 3))
+    }
+  }
+
   @Test("Seed-style accessors declare and read it too")
   func seedStyleAccessors() {
     let log = ConnectionLog()

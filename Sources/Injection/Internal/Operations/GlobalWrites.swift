@@ -19,9 +19,11 @@ extension InjectedValues {
     withUnsafeMutablePointer(to: &scratch) { pointer in
       ContextFrame.withUpdate(of: pointer) { pointer.pointee[keyPath: keyPath] = value }
     }
-    for box in scratch.ownBoxes.reversed() {
-      let box = box.takeUnretainedValue()  // `scratch` keeps it alive until here
-      if let key = box.overrideKey { publishGlobal(box, of: key) }
+    withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
+      for box in scratch.ownBoxes.reversed() {
+        let box = box.takeUnretainedValue()
+        if let key = box.overrideKey { publishGlobal(box, of: key) }
+      }
     }
   }
 

@@ -150,16 +150,26 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   func valueOnSlowPath() -> Value {
     CycleDetection.checking(key, cell: UInt(bitPattern: ObjectIdentifier(self))) {
       let thread = currentThreadID()
+      var waited = false
       while true {
-        switch phase {
+        let current = phase
+        switch current {
         case .built: return withUnsafeMutablePointerToElements { $0.pointee }
         case .open:
           if move(from: .open, to: .building) { return build(on: thread) }
         case .building:
           // A read of the value by its own factory would wait for itself.
-          if injection_load_acquire(&fields.pointee.builder) == thread { misuse() }
+          if injection_load_acquire(&fields.pointee.builder) == thread { misuse(current) }
           if !waitWhileBuilding(patiently: false) { waitedTooLong() }
-        case .declared, .starting, .closed: misuse()
+          waited = true
+        case .starting:
+          // The scope that owns the cell is setting its values, a few instructions.
+          yieldThread()
+        case .closed where waited && fields.pointee.hasValue:
+          // This read began while the scope ran and waited for the build; the scope ended as the
+          // build did. The value stays until the cell is freed, as for a read that found it built.
+          return withUnsafeMutablePointerToElements { $0.pointee }
+        case .declared, .closed: misuse(current)
         }
       }
     }
@@ -207,7 +217,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
 
   /// Stops the program for a read that cannot be served: before the scope started, after it
   /// ended, or by the factory itself.
-  private func misuse() -> Never {
+  private func misuse(_ phase: Phase) -> Never {
     let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
     switch phase {
@@ -262,7 +272,9 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   private func start(seeing scope: Node?) {
     fields.pointee.scope?.release()
     fields.pointee.scope = scope.map { Unmanaged.passRetained($0) }
-    injection_store_release(&fields.pointee.word, Phase.open.rawValue)
+    // Only the owning scope leaves `starting`; `close()` waits for it.
+    let opened = move(from: .starting, to: .open)
+    precondition(opened, "Injection: \(declaration) changed phase while its scope started it")
   }
 
   /// A cell with the same declaration, not started by any scope.
@@ -276,7 +288,8 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
   }
 
   /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns
-  /// whether the value was built, for the caller to tear it down.
+  /// whether the value was built, for the caller to tear it down; `false` from a second call, so
+  /// that the teardown runs once.
   ///
   /// (Not the value as an optional: this code is not specialized for `Value`, and an optional
   /// of it would cost a metadata lookup per scope.)
@@ -284,9 +297,10 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     while true {
       let current = phase
       switch current {
-      case .closed: return fields.pointee.hasValue
+      case .closed: return false  // closed before: its teardown has run, or was not due
       case .building: _ = waitWhileBuilding(patiently: true)
-      case .declared, .open, .starting, .built:
+      case .starting: yieldThread()
+      case .declared, .open, .built:
         guard move(from: current, to: .closed) else { continue }
         // No build can start any more, and none runs: the scope's values are no longer needed.
         fields.pointee.scope?.release()
