@@ -17,6 +17,7 @@ expectations=(
   "lazy-read-before-scope|was read before its scope started"
   "lazy-read-after-scope|was read after its scope ended"
   "lazy-factory-reads-itself|dependency cycle detected: ConnectionKey → ConnectionKey"
+  "lazy-in-global-write|declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
   "injected-assigned-through-view|its accessor on InjectedValues is get-only"
   "injected-main-actor-accessor-off-main|isolated to the main actor was read or written off the main actor"
 )

@@ -9,8 +9,9 @@
 // by `sequence` as a sequence lock: odd while it writes, even once done; a reader that loads the
 // same even value before and after copying has a consistent copy.
 struct injection_chain {
-  // The read epoch while the owner is in a read section of a global value, 0 otherwise.
-  _Atomic(uintptr_t) reading;
+  // The read epoch while the owner is in a read section of a global value, 0 otherwise. 64 bits
+  // on every platform, so that the epoch never wraps around to 0, which means "not reading".
+  _Atomic(uint64_t) reading;
   _Atomic(uintptr_t) sequence;
   _Atomic(uintptr_t) depth;
   _Atomic(uintptr_t) keys[INJECTION_CHAIN_CAPACITY];
@@ -24,7 +25,7 @@ struct injection_chain {
 static _Atomic(injection_chain *) chains = NULL;
 static _Thread_local injection_chain *own_chain = NULL;
 _Thread_local void *injection_reader_slot = NULL;
-_Atomic(uintptr_t) injection_read_epoch = 1;
+_Atomic(uint64_t) injection_read_epoch = 1;
 _Atomic(uintptr_t) injection_unrecorded_readers = 0;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -64,6 +65,10 @@ static injection_chain *claim_chain(void) {
       atomic_store_explicit(&record->next, head, memory_order_relaxed);
     } while (!atomic_compare_exchange_weak_explicit(
         &chains, &head, record, memory_order_release, memory_order_relaxed));
+    // Orders the link before this thread's first read section in the single total order, as the
+    // drain's fence orders its epoch before its walk: a drain that misses the new record cannot
+    // have missed a section of this thread that loaded a box before the drain's exchange.
+    atomic_thread_fence(memory_order_seq_cst);
   }
   if (pthread_setspecific(exit_key, record) != 0) {
     atomic_store_explicit(&record->owned, 0, memory_order_release);
@@ -80,12 +85,13 @@ void *injection_reader_claim(void) {
 }
 
 void injection_global_readers_drain(void) {
-  uintptr_t epoch = atomic_fetch_add_explicit(&injection_read_epoch, 1, memory_order_seq_cst);
+  uint64_t epoch = atomic_fetch_add_explicit(&injection_read_epoch, 1, memory_order_seq_cst);
+  atomic_thread_fence(memory_order_seq_cst);  // see `claim_chain`
   // A section that stamped a later epoch started after the exchange: it loaded the new box.
   injection_chain *record = atomic_load_explicit(&chains, memory_order_acquire);
   for (; record; record = atomic_load_explicit(&record->next, memory_order_acquire)) {
     for (;;) {
-      uintptr_t reading = atomic_load_explicit(&record->reading, memory_order_seq_cst);
+      uint64_t reading = atomic_load_explicit(&record->reading, memory_order_seq_cst);
       if (reading == 0 || reading > epoch) break;
       sched_yield();
     }

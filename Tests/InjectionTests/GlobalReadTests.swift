@@ -31,10 +31,41 @@ private struct PublishedNumberKey: InjectionKey {
   static let currentValue = 0
 }
 
+private let endedPairedVersions = AtomicCounter()
+
+/// A global value of `PairedVersionKey` or `PartnerVersionKey`, whose deinitializer is counted.
+private final class PairedVersion: Sendable {
+  let number: Int
+  init(_ number: Int) { self.number = number }
+  deinit { endedPairedVersions.increment() }
+}
+
+private struct PairedVersionKey: InjectionKey {
+  static var currentValue: PairedVersion? { nil }
+}
+
+private struct PartnerVersionKey: InjectionKey {
+  static var currentValue: PairedVersion? { nil }
+}
+
 extension InjectedValues {
   fileprivate var version: Version? {
     get { self[VersionKey.self] }
     set { self[VersionKey.self] = newValue }
+  }
+
+  /// Sets both keys: a setter that writes two global values at once.
+  fileprivate var pairedVersions: PairedVersion? {
+    get { self[PairedVersionKey.self] }
+    set {
+      self[PartnerVersionKey.self] = newValue.map { PairedVersion($0.number + 1) }
+      self[PairedVersionKey.self] = newValue
+    }
+  }
+
+  fileprivate var partnerVersion: PairedVersion? {
+    get { self[PartnerVersionKey.self] }
+    set { self[PartnerVersionKey.self] = newValue }
   }
 
   fileprivate var publishedNumber: Int {
@@ -81,6 +112,19 @@ struct GlobalReadTests {
     for reader in readers { pthread_join(reader, nil) }
     #expect(misreads.value == 0)
     #expect(InjectedValues[\.publishedNumber] == 2_000)
+  }
+
+  @Test("A value that a setter of two keys set is released by the write that replaces it")
+  func valuesSetTogetherAreReleasedApart() {
+    InjectedValues[\.pairedVersions] = PairedVersion(1)  // sets 2 as the partner, then 1
+    #expect(InjectedValues[\.partnerVersion]?.number == 2)
+    let endedBefore = endedPairedVersions.value
+    InjectedValues[\.partnerVersion] = PairedVersion(3)
+    #expect(endedPairedVersions.value == endedBefore + 1, "2 is released at once")
+    #expect(InjectedValues[\.pairedVersions]?.number == 1, "the other key keeps its value")
+    InjectedValues.resetGlobal(\.pairedVersions)
+    InjectedValues.resetGlobal(\.partnerVersion)
+    #expect(endedPairedVersions.value == endedBefore + 3)
   }
 
   @Test("Every replaced global value is released while other threads keep reading the key")

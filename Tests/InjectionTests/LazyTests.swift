@@ -93,6 +93,15 @@ extension InjectedValues {
     set { self[MixAKey.self] = newValue }
   }
 
+  /// A setter that declares a value built once per scope: a misuse when it sets a global value.
+  fileprivate var lazyConnectionName: String {
+    get { self[ConnectionKey.self].name }
+    set {
+      let name = newValue
+      lazy(\.connection) { Connection(name: name) }
+    }
+  }
+
   fileprivate var lazyCycleA: String {
     get { self[LazyCycleAKey.self] }
     set { self[LazyCycleAKey.self] = newValue }
@@ -608,6 +617,19 @@ struct LazyTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Injection: dependency cycle detected: LazyCycleAKey → LazyCycleAKey"))
+  }
+
+  @Test("A setter that declares it, called to set a global value, stops the program")
+  func declaredBySetterOfGlobalValue() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      InjectedValues[\.lazyConnectionName] = "global"
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
+      )
+    )
   }
 
   @Test("Declaring it outside an update closure and reading it stops the program")

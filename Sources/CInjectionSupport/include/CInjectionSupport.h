@@ -145,8 +145,9 @@ long injection_chain_read(
 // replaces a box calls `injection_global_readers_drain` before it releases the old one, which
 // waits until every read section that could have loaded it has ended. See `GlobalValues.swift`.
 
-/// The current read epoch: starts at 1, advanced by every drain.
-extern _Atomic(uintptr_t) injection_read_epoch;
+/// The current read epoch: starts at 1, advanced by every drain. 64 bits on every platform, so
+/// that it never wraps around to 0, which a section's word holds when it is not reading.
+extern _Atomic(uint64_t) injection_read_epoch;
 
 /// The current thread's read-section word (in its record), or NULL before its first read.
 extern _Thread_local void *injection_reader_slot;
@@ -166,10 +167,10 @@ static inline void *injection_global_read_begin(void) {
     atomic_fetch_add_explicit(&injection_unrecorded_readers, 1, memory_order_seq_cst);
     return 0;
   }
-  uintptr_t epoch = atomic_load_explicit(&injection_read_epoch, memory_order_acquire);
+  uint64_t epoch = atomic_load_explicit(&injection_read_epoch, memory_order_acquire);
   // Sequentially consistent: a drain that follows the exchange of a box sees this store if
   // this section's load of the box came before the exchange.
-  atomic_store_explicit((_Atomic(uintptr_t) *)slot, epoch, memory_order_seq_cst);
+  atomic_store_explicit((_Atomic(uint64_t) *)slot, epoch, memory_order_seq_cst);
   return slot;
 }
 
@@ -179,7 +180,7 @@ static inline void injection_global_read_end(void *slot) {
     atomic_fetch_sub_explicit(&injection_unrecorded_readers, 1, memory_order_release);
     return;
   }
-  atomic_store_explicit((_Atomic(uintptr_t) *)slot, 0, memory_order_release);
+  atomic_store_explicit((_Atomic(uint64_t) *)slot, 0, memory_order_release);
 }
 
 /// Waits until every read section that started before this call has ended. Call it after

@@ -48,6 +48,15 @@ extension InjectedValues {
 
   /// A read-only view.
   var connectionName: String { self[ConnectionKey.self].name }
+
+  /// A setter that declares a value built once per scope.
+  var lazyConnectionName: String {
+    get { self[ConnectionKey.self].name }
+    set {
+      let name = newValue
+      lazy(\.connection) { Connection(name: name) }
+    }
+  }
 }
 
 struct Reader {
@@ -127,6 +136,9 @@ let cases: [String: () -> Void] = [
     } operation: {
       _ = InjectedValues[\.connection]
     }
+  },
+  "lazy-in-global-write": {
+    InjectedValues[\.lazyConnectionName] = "global"
   },
   "injected-assigned-through-view": {
     Reader().connectionName = "other"

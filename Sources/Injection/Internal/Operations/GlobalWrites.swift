@@ -22,7 +22,17 @@ extension InjectedValues {
     withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
       for box in scratch.ownBoxes.reversed() {
         let box = box.takeUnretainedValue()
-        if let key = box.overrideKey { publishGlobal(box, of: key) }
+        guard let key = box.overrideKey else { continue }
+        if box.kind == .lazyBox {
+          fatalError(
+            "Injection: the setter behind \(keyPath) declares \(key) with lazy(_:_:), but it was "
+              + "called to set a global value, which is not built once per scope. Declare it in "
+              + "the update closure of withInjectedValues or of a test trait instead."
+          )
+        }
+        // A box of its own, linked to nothing: a box that the setter wrote before would otherwise
+        // keep, through this one, a value that a later write replaces.
+        publishGlobal(box.next == nil ? box : box.relinked(to: nil), of: key)
       }
     }
   }
