@@ -59,7 +59,16 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
       // every strict trait of the test (see `StrictInjectionTrait.reporter(for:)`).
       return try await function()
     }
-    let reporter = FallbackReporter(allowing: allowed.union(enclosing?.allowed ?? []), test: test)
+    // The first strict trait to apply makes one reporter with the allow-lists of every strict
+    // trait of the test (a suite's and the test's own), so that the later ones pass through: a
+    // reporter of its own for each would leave the values that the traits in between made (a
+    // suite's `.injecting`, its lazy values' factories and teardowns) with the outer one, which
+    // knows neither the test's allow-list nor that it runs here.
+    let all = StrictInjectionTrait.allowedKeys(for: test) ?? allowed
+    let reporter = FallbackReporter(
+      allowing: all.union(allowed).union(enclosing?.allowed ?? []),
+      test: test
+    )
     defer { reporter.testEnded() }
     try await reporter.whileRunning {
       try await withInjectedValues(current._observed(by: reporter)) { try await function() }
@@ -79,12 +88,17 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// allow; `nil` if it has none. An `.injecting` trait applied before the strict ones uses it,
   /// so that its update closure runs in strict mode too.
   static func reporter(for test: Test) -> FallbackReporter? {
+    allowedKeys(for: test).map { FallbackReporter(allowing: $0, test: test) }
+  }
+
+  /// The keys that the strict traits of `test` (its suites' included) let fall back, together;
+  /// `nil` if it has none.
+  static func allowedKeys(for test: Test) -> Set<ObjectIdentifier>? {
     let traits = test.traits.compactMap { $0 as? StrictInjectionTrait }
     guard !traits.isEmpty else { return nil }
-    let allowed = traits.reduce(into: Set<ObjectIdentifier>()) {
+    return traits.reduce(into: Set<ObjectIdentifier>()) {
       $0.formUnion($1.allowedKeyIdentities())
     }
-    return FallbackReporter(allowing: allowed, test: test)
   }
 }
 

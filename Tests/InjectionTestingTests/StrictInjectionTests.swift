@@ -4,6 +4,15 @@ import Testing
 @testable import InjectionTesting
 
 // Keys that the tests of global writes set globally, one per test; no other test reads them.
+/// Two keys with the same name, nested in different types, as an app's features declare them.
+private enum Payments {
+  struct Key: InjectionKey { static let currentValue = "live payments" }
+}
+
+private enum Shipping {
+  struct Key: InjectionKey { static let currentValue = "live shipping" }
+}
+
 private struct GlobalWriteKey: InjectionKey {
   static let currentValue = "default"
 }
@@ -91,6 +100,22 @@ struct StrictInjectionTests {
     #expect(
       log.summaries == [
         fellBack("CountKey", to: .defaultValue), fellBack("GreetingKey", to: .defaultValue),
+      ]
+    )
+  }
+
+  @Test("A nested key is named with the types around it", .strictInjection)
+  func nestedKeysAreNamedWithTheirContext() {
+    let log = StrictIssueLog()
+    withKnownIssue {
+      _ = InjectedValues[Payments.Key.self]
+      _ = InjectedValues[Shipping.Key.self]
+    } matching: {
+      log.matches($0)
+    }
+    #expect(
+      log.summaries == [
+        fellBack("Payments.Key", to: .defaultValue), fellBack("Shipping.Key", to: .defaultValue),
       ]
     )
   }

@@ -141,3 +141,65 @@ struct StrictParameterizedTests {
     #expect(firstLog.summaries == [fellBack("CaseFallbackKey", to: .defaultValue)])
   }
 }
+
+// MARK: - A suite's strict trait and a test's own, with a suite's lazy value between them
+
+private struct SuiteLazyKey: InjectionKey {
+  static let currentValue = "live lazy"
+}
+
+private struct AllowedByTestKey: InjectionKey {
+  static let currentValue = "live allowed"
+}
+
+extension InjectedValues {
+  fileprivate var suiteLazy: String {
+    get { self[SuiteLazyKey.self] }
+    set { self[SuiteLazyKey.self] = newValue }
+  }
+
+  fileprivate var allowedByTest: String {
+    get { self[AllowedByTestKey.self] }
+    set { self[AllowedByTestKey.self] = newValue }
+  }
+}
+
+// The suite's `.injecting` trait applies between the suite's strict trait and each test's own:
+// its lazy value's factory and teardown read through the values it made. Any strict issue that
+// is not expected fails these tests.
+@Suite(
+  "A suite's lazy value under a test's own allow-list",
+  .strictInjection,
+  .injecting {
+    $0.lazy(\.suiteLazy) {
+      "built from " + InjectedValues[\.allowedByTest]
+    } teardown: { _ in
+      _ = InjectedValues[\.allowedByTest]
+    }
+  }
+)
+struct SuiteLazyUnderTestAllowListTests {
+  @Test(
+    "The test's allow-list covers what the suite's factory and teardown read",
+    .strictInjection(allowing: \.allowedByTest)
+  )
+  func allowListCoversSuiteFactoryAndTeardown() {
+    #expect(InjectedValues[\.suiteLazy] == "built from live allowed")
+    #expect(InjectedValues[\.allowedByTest] == "live allowed")
+  }
+
+  @Test(
+    "A fallback in the suite's factory is recorded at the read, where withKnownIssue catches it",
+    .strictInjection(allowing: \.suiteLazy)
+  )
+  func factoryFallbackIsRecordedAtTheRead() {
+    let log = StrictIssueLog()
+    withKnownIssue {
+      _ = InjectedValues[\.suiteLazy]  // builds it: the factory reads `allowedByTest`
+    } matching: {
+      log.matches($0)
+    }
+    #expect(log.summaries == [fellBack("AllowedByTestKey", to: .defaultValue)])
+    // The teardown reads `allowedByTest` again after the body: once per key, so no new issue.
+  }
+}

@@ -1,6 +1,12 @@
 import Injection
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The observer behind ``StrictInjectionTrait``: it records one test issue per key that a
 /// strict test reads without an override, and one per global value the test changes.
 ///
@@ -27,6 +33,8 @@ final class FallbackReporter: InjectionFallbackObserver {
     var pending: [String] = []
     /// Whether the test's scope has ended; later fallbacks are recorded where they happen.
     var ended = false
+    /// Issues being recorded on the test's tasks right now, which the test's end waits for.
+    var recording = 0
   }
 
   /// One fallback read, as the issue describes it.
@@ -58,7 +66,7 @@ final class FallbackReporter: InjectionFallbackObserver {
     report(
       Self.message(
         for: Fallback(
-          keyName: String(describing: key),
+          keyName: Self.name(of: key),
           isGlobal: isGlobal,
           readOutsideTest: !onTestTask
         )
@@ -69,7 +77,7 @@ final class FallbackReporter: InjectionFallbackObserver {
 
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
     report(
-      Self.message(forGlobalChangeOf: key.map { String(describing: $0) }, removed: removed),
+      Self.message(forGlobalChangeOf: key.map { Self.name(of: $0) }, removed: removed),
       onTestTask: isRunningHere
     )
   }
@@ -91,25 +99,53 @@ final class FallbackReporter: InjectionFallbackObserver {
   private func report(_ message: String, onTestTask: Bool) {
     let now = state.withLock { state -> Bool? in
       if state.ended { return nil }
-      if onTestTask { return true }
+      if onTestTask {
+        state.recording += 1
+        return true
+      }
       state.pending.append(message)
       return false
     }
     switch now {
-    case true?: record(message)
+    case true?:
+      record(message)
+      state.withLock { $0.recording -= 1 }
     case false?: break
     case nil: warnAfterEnd(message)
     }
   }
 
   /// Records the issues found away from the test's task; called when the test's scope ends.
+  ///
+  /// First it waits for the issues that the test's tasks are recording (a `Task { … }` that the
+  /// test did not await may be recording one as the test ends), so that every issue found while
+  /// the test ran is recorded before the test's result is.
   func testEnded() {
-    let pending = state.withLock { state in
-      state.ended = true
-      defer { state.pending = [] }
-      return state.pending
+    while true {
+      let pending = state.withLock { state -> [String]? in
+        guard state.recording == 0 else { return nil }
+        state.ended = true
+        defer { state.pending = [] }
+        return state.pending
+      }
+      guard let pending else {
+        sched_yield()  // recording an issue takes microseconds
+        continue
+      }
+      for message in pending { record(message) }
+      return
     }
-    for message in pending { record(message) }
+  }
+
+  /// The name of `key` that issues show: its type's name with the types around it
+  /// (`Payments.Key`), without the module or the private contexts that Swift writes as
+  /// `(unknown context at $…)`.
+  static func name(of key: any InjectionKey.Type) -> String {
+    String(reflecting: key)
+      .split(separator: ".", omittingEmptySubsequences: false)
+      .dropFirst()  // the module
+      .filter { !$0.hasPrefix("(unknown context") }
+      .joined(separator: ".")
   }
 
   private func record(_ message: String) {

@@ -141,7 +141,19 @@ final class StrictIssueLog: Sendable {
 
   /// The first sentence of each logged issue, in the order they were recorded.
   var summaries: [String] {
-    issues.withLock { $0.map { String($0.text.prefix { $0 != "." }) + "." } }
+    issues.withLock { $0.map { Self.firstSentence(of: $0.text) } }
+  }
+
+  /// The text up to the first period that ends a sentence (one followed by a space or the end),
+  /// so that a dotted key name such as `Payments.Key` stays whole.
+  private static func firstSentence(of text: String) -> String {
+    var index = text.startIndex
+    while let period = text[index...].firstIndex(of: ".") {
+      let next = text.index(after: period)
+      if next == text.endIndex || text[next] == " " { return String(text[...period]) }
+      index = next
+    }
+    return text
   }
 
   var texts: [String] { issues.withLock { $0.map(\.text) } }
