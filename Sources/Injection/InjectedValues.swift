@@ -34,7 +34,17 @@
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
   /// The innermost override; it links to the others. See `Node` for the layout.
+  ///
+  /// The first stored property, which `headAddress(at:)` relies on (a test checks it).
   @usableFromInline var head: Node?
+
+  /// The address of the node that the value at `values` starts from, 0 for none, loaded without
+  /// retaining it: for comparing chains. `head` is the value's first stored property, and an
+  /// optional reference stores `nil` as 0.
+  @inlinable
+  static func headAddress(at values: UnsafeMutablePointer<InjectedValues>) -> UInt {
+    UnsafeRawPointer(values).load(as: UInt.self)
+  }
   /// Where writes to this value are recorded as set, and the layer of the nodes they add (see
   /// `OverrideSite.layer`): a write replaces a node of the same layer at the top of the chain
   /// instead of hiding it. `nil` until the first write to a snapshot, which then takes the

@@ -23,6 +23,13 @@ extension InjectedValues {
   }
 }
 
+/// A snapshot taken before the tests, held by a global: another value than the values being built.
+private let savedElsewhere = withInjectedValues {
+  $0.first = -100
+} operation: {
+  InjectedValues.current
+}
+
 /// A value built from the values being built, as a helper function would build it.
 private func prepared(first: Int) -> InjectedValues {
   var values = InjectedValues.current
@@ -52,6 +59,46 @@ struct CurrentInUpdateClosureTests {
     #expect(wrong == 0)
   }
 
+  // Writes to `$0` through its own setter here, not a seed-style one: see Design.md, "Frames".
+  @Test("A write to another value between them does not let go of the values being built")
+  func writingAnotherValueKeepsTheValuesBeingBuilt() {
+    var wrong = 0
+    for round in 0..<20_000 {
+      let seen = withInjectedValues {
+        $0.first = round
+        var other = savedElsewhere
+        other.first = -1
+        _ = other
+        $0 = InjectedValues.current
+        $0[SecondKey.self] = round + 1
+        var empty = InjectedValues.empty
+        empty.first = -2
+        _ = empty
+        $0 = InjectedValues.current
+      } operation: {
+        (InjectedValues[\.first], InjectedValues[\.second])
+      }
+      if seen != (round, round + 1) { wrong += 1 }
+    }
+    #expect(wrong == 0)
+  }
+
+  @Test("The same in an asynchronous update closure")
+  func writingAnotherValueAsynchronously() async throws {
+    for round in 0..<2_000 {
+      let values = try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: #line) {
+        $0.first = round
+        var other = savedElsewhere
+        other.first = -1
+        _ = other
+        $0 = InjectedValues.current
+        $0.second = round + 1
+      }
+      #expect(values[FirstKey.self] == round)
+      #expect(values[SecondKey.self] == round + 1)
+    }
+  }
+
   @Test("The same in an asynchronous update closure, across suspensions")
   func assigningCurrentAsynchronously() async throws {
     for round in 0..<200 {
@@ -65,5 +112,18 @@ struct CurrentInUpdateClosureTests {
       #expect(values[FirstKey.self] == round)
       #expect(values[SecondKey.self] == round + 1)
     }
+  }
+}
+
+@Suite("The layout that keeping the values being built relies on")
+struct ValuesLayoutTests {
+  @Test("A value's chain is its first stored property, and no chain is stored as 0")
+  func headIsTheFirstStoredProperty() {
+    #expect(MemoryLayout<InjectedValues>.offset(of: \InjectedValues.head) == 0)
+    var empty = InjectedValues(head: nil)
+    #expect(InjectedValues.headAddress(at: &empty) == 0)
+    let node = Node(kind: .marker, next: nil)
+    var values = InjectedValues(head: node)
+    #expect(InjectedValues.headAddress(at: &values) == UInt(bitPattern: ObjectIdentifier(node)))
   }
 }

@@ -50,6 +50,9 @@ struct ContextFrame {
   /// For `update` frames, the latest chain written while the closure runs, retained until the
   /// frame is popped (see `keep(_:)`). Unmanaged, so that frames stay trivial to push and pop.
   @usableFromInline var kept: Unmanaged<Node>?
+  /// For `update` frames, the chain of the values being built, retained like `kept` while the
+  /// latest chain written is another value's (see `keep(_:)`); `nil` otherwise.
+  @usableFromInline var keptOwn: Unmanaged<Node>?
 
   @inlinable
   init(
@@ -69,6 +72,7 @@ struct ContextFrame {
     self.creating = creating
     self.previous = previous
     self.kept = nil
+    self.keptOwn = nil
   }
 
   /// The innermost frame of this thread, if any.
@@ -111,6 +115,7 @@ struct ContextFrame {
       defer {
         injection_context_set(pointer.pointee.previous)
         pointer.pointee.kept?.release()
+        pointer.pointee.keptOwn?.release()
       }
       return try body()
     }
@@ -188,15 +193,41 @@ struct ContextFrame {
 /// values being built through the frame (`$0 = InjectedValues.current`), it would read a chain
 /// just freed. So every chain the library writes, or hands out through `current`, while an update
 /// closure runs on this thread is also held by the frame until the next one, and released when
-/// the frame is popped: `$0`'s memory always refers to live nodes. (A value the closure derives
-/// from the values being built links to their chain, so holding its chain holds theirs.) An
-/// asynchronous update closure's `UpdateMarker` does the same.
+/// the frame is popped. A write to another value than `$0` (a snapshot, `InjectedValues()`, or a
+/// task started inside the closure writing its own values) is a latest chain that is not `$0`'s:
+/// then the frame also holds `$0`'s own chain (`keptOwn`), so that `$0`'s memory always refers to
+/// live nodes. (A value the closure derives from the values being built links to their chain, so
+/// holding its chain holds theirs.) An asynchronous update closure's `UpdateMarker` does the same.
 extension ContextFrame {
-  /// Holds `head` (retained) until the next call or until the frame is popped.
+  /// Holds `head` (retained) until the next call or until the frame is popped, and the chain of
+  /// the values being built too if `head` is not theirs.
   @inlinable @inline(__always)
   mutating func keep(_ head: Node?) {
+    // Compared by address, without retaining: in the usual case, a write to `$0` itself, `head`
+    // is `$0`'s chain, and holding it is all there is to do.
+    let written: UInt
+    if let head { written = UInt(bitPattern: ObjectIdentifier(head)) } else { written = 0 }
+    guard keptOwn == nil, InjectedValues.headAddress(at: values.unsafelyUnwrapped) == written else {
+      return keepBesidesOwnChain(head)
+    }
     let old = kept
     kept = head.map { Unmanaged.passRetained($0) }
+    old?.release()
+  }
+
+  /// `keep(_:)` when `head` is not the chain of the values being built, or was not the last time:
+  /// holds their chain too (in `keptOwn`) while it is not `head`. `$0`'s chain is held before the
+  /// chain kept so far is released: that may be all that holds it, if the optimizer has released
+  /// `$0`'s value early.
+  @usableFromInline
+  mutating func keepBesidesOwnChain(_ head: Node?) {
+    let own = values.unsafelyUnwrapped.pointee.head
+    let newOwn = own === head ? nil : own.map { Unmanaged.passRetained($0) }
+    let oldOwn = keptOwn
+    keptOwn = newOwn
+    let old = kept
+    kept = head.map { Unmanaged.passRetained($0) }
+    oldOwn?.release()
     old?.release()
   }
 

@@ -51,15 +51,23 @@ final class UpdateMarker: Node, @unchecked Sendable {
   /// The latest chain built while the update closure runs (see `ContextFrame.keep`); touched by
   /// the owner only, while the closure runs.
   private var kept: Node?
+  /// The chain of the values being built, while `kept` is another value's.
+  private var keptOwn: Node?
 
-  /// Keeps `head` alive until the next call, or until the update closure returns.
+  /// Keeps `head` alive until the next call, or until the update closure returns, and the chain
+  /// of the values being built too if `head` is not theirs (see `ContextFrame.keep`).
   func keepAlive(_ head: Node) {
+    // `$0`'s chain first, as `ContextFrame.keep` does, then the new one.
+    let isOwn = InjectedValues.headAddress(at: values) == UInt(bitPattern: ObjectIdentifier(head))
+    if !isOwn { keptOwn = values.pointee.head }
     kept = head
+    if isOwn { keptOwn = nil }
   }
 
   /// Ends the marker's role; called by the owner when the update closure returns or throws.
   func deactivate() {
     kept = nil
+    keptOwn = nil
     injection_store_release(activeWord, 0)
   }
 
