@@ -176,6 +176,7 @@ struct InjectedValuesTests {
 
   @Test(
     "InjectedValues[\\.a.b] = v inside a scope starts from the global value, never the scope's override",
+    .serialized,  // both cases set and remove the global value of one key
     arguments: AccessorStyle.allCases
   )
   func nestedGlobalWriteStartsFromGlobalValue(style: AccessorStyle) {
