@@ -37,24 +37,37 @@ private func prepared(first: Int) -> InjectedValues {
   return values
 }
 
+/// Runs 20,000 scopes whose update closure is `update` (given `$0` and the round) and counts the
+/// rounds whose operation did not read `expected(round)` as `(first, second)`.
+@inline(__always)
+private func roundsMissing(
+  _ expected: (Int) -> (Int, Int),
+  update: (inout InjectedValues, Int) -> Void
+) -> Int {
+  var wrong = 0
+  for round in 0..<20_000 {
+    let seen = withInjectedValues {
+      update(&$0, round)
+    } operation: {
+      (InjectedValues[\.first], InjectedValues[\.second])
+    }
+    if seen != expected(round) { wrong += 1 }
+  }
+  return wrong
+}
+
 @Suite("Assigning the values being built to $0")
 struct CurrentInUpdateClosureTests {
   @Test("$0 = InjectedValues.current and $0 = f() between writes of both styles keep every write")
   func assigningCurrentKeepsEveryWrite() {
-    var wrong = 0
-    for round in 0..<20_000 {
-      let seen = withInjectedValues {
-        $0.first = round
-        $0 = InjectedValues.current
-        $0.second = round + 1
-        $0 = InjectedValues.current
-        $0 = prepared(first: round + 5)
-        $0 = InjectedValues.current
-        $0.second = round + 3
-      } operation: {
-        (InjectedValues[\.first], InjectedValues[\.second])
-      }
-      if seen != (round + 5, round + 3) { wrong += 1 }
+    let wrong = roundsMissing({ ($0 + 5, $0 + 3) }) { values, round in
+      values.first = round
+      values = InjectedValues.current
+      values.second = round + 1
+      values = InjectedValues.current
+      values = prepared(first: round + 5)
+      values = InjectedValues.current
+      values.second = round + 3
     }
     #expect(wrong == 0)
   }
@@ -62,23 +75,17 @@ struct CurrentInUpdateClosureTests {
   // Writes to `$0` through its own setter here, not a seed-style one: see Design.md, "Frames".
   @Test("A write to another value between them does not let go of the values being built")
   func writingAnotherValueKeepsTheValuesBeingBuilt() {
-    var wrong = 0
-    for round in 0..<20_000 {
-      let seen = withInjectedValues {
-        $0.first = round
-        var other = savedElsewhere
-        other.first = -1
-        _ = other
-        $0 = InjectedValues.current
-        $0[SecondKey.self] = round + 1
-        var empty = InjectedValues.empty
-        empty.first = -2
-        _ = empty
-        $0 = InjectedValues.current
-      } operation: {
-        (InjectedValues[\.first], InjectedValues[\.second])
-      }
-      if seen != (round, round + 1) { wrong += 1 }
+    let wrong = roundsMissing({ ($0, $0 + 1) }) { values, round in
+      values.first = round
+      var other = savedElsewhere
+      other.first = -1
+      _ = other
+      values = InjectedValues.current
+      values[SecondKey.self] = round + 1
+      var empty = InjectedValues.empty
+      empty.first = -2
+      _ = empty
+      values = InjectedValues.current
     }
     #expect(wrong == 0)
   }
