@@ -108,7 +108,7 @@ public struct Injected<Value>: Sendable {
   /// ```
   @inlinable
   public var wrappedValue: Value {
-    get { access(InjectedValues(head: InjectedValues._visibleHead), nil) }
+    @inline(__always) get { access(InjectedValues(head: InjectedValues._visibleHead), nil) }
     nonmutating set {
       _ = withUnsafePointer(to: newValue) { access(InjectedValues(), $0) }
     }

@@ -153,7 +153,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
-    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
+    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
     set { setGlobal(newValue, through: keyPath) }
     _modify {
       var value = globalValue { InjectedValues()[keyPath: keyPath] }
@@ -178,7 +178,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
-    InjectedValues(head: _visibleHead)[keyPath: keyPath]
+    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
   }
 
   // MARK: - Snapshots

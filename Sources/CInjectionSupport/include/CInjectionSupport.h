@@ -72,6 +72,34 @@ static inline uint32_t injection_next_snapshot_layer(void) {
     & 0x3FFFFFFF;
 }
 
+// MARK: - The task-local's address
+
+/// The address of the task-local object that holds each task's chain
+/// (`InjectedValues.taskHeadLocal`), or 0 until the first read publishes it; see
+/// `VisibleValues.swift`. The object is never freed, so the address stays valid.
+extern _Atomic(uintptr_t) injection_task_head_local;
+
+/// Publishes the address of the task-local object and returns it; defined in Swift
+/// (`VisibleValues.swift`), called once per thread at most, on that thread's first read.
+uintptr_t injection_task_head_local_publish(void);
+
+/// Stores `address` as the task-local object's address, with release ordering.
+static inline void injection_task_head_local_store(uintptr_t address) {
+  atomic_store_explicit(&injection_task_head_local, address, memory_order_release);
+}
+
+/// Returns the address of the task-local object, publishing it on first use. The load has
+/// acquire ordering: once it is not 0, the object it points to is initialized.
+///
+/// Here rather than in Swift so that Swift's inliner sees one call: written in Swift, the check
+/// of the slow path made every read larger, and the optimizer stopped inlining reads where it
+/// inlined them before.
+static inline uintptr_t injection_task_head_local_get(void) {
+  uintptr_t address = atomic_load_explicit(&injection_task_head_local, memory_order_acquire);
+  if (__builtin_expect(address != 0, 1)) return address;
+  return injection_task_head_local_publish();
+}
+
 // MARK: - The thread's context
 
 /// The innermost context frame of the current thread; see `ContextFrame.swift`.

@@ -55,12 +55,15 @@ extension InjectedValues {
   ) throws(Failure) -> Result {
     do {
       let bound = TaskHead(head)
+      // Through the published address, as reads reach the task-local (see `taskHeadKey`).
       if ContextFrame.top == nil {
-        return try taskHeadLocal.withValue(consume bound, operation: operation)
+        return try taskHeadKey._withUnsafeGuaranteedRef {
+          try $0.withValue(bound, operation: operation)
+        }
       }
       let frame = ContextFrame(.operation, previous: injection_context_get())
       return try ContextFrame.with(frame) {
-        try taskHeadLocal.withValue(bound, operation: operation)
+        try taskHeadKey._withUnsafeGuaranteedRef { try $0.withValue(bound, operation: operation) }
       }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.

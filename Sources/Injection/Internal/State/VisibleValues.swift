@@ -1,3 +1,5 @@
+public import CInjectionSupport
+
 // Which chain the code running now sees: the task's values, or those a frame or a marker shows.
 
 extension InjectedValues {
@@ -6,27 +8,28 @@ extension InjectedValues {
   @usableFromInline
   static let taskHeadLocal = TaskLocal<TaskHead>(wrappedValue: TaskHead(nil))
 
-  #if DEBUG
-    /// `taskHeadLocal`, unmanaged, so that a read reaches it through `_withUnsafeGuaranteedRef`
-    /// and never retains it. Unoptimized builds retain an object they load from a `static let`,
-    /// on every read, and this one object is shared by every thread: its reference count made
-    /// threads of a debug build wait for each other on every read. (Optimized builds retain
-    /// nothing here; there, the extra global only added a check of its initialization.)
-    @usableFromInline
-    static let taskHeadStorage = Unmanaged.passUnretained(taskHeadLocal)
+  /// `taskHeadLocal`, reached through its address, which the first read publishes in a C global
+  /// (`injection_task_head_local_get`), and used without retaining it.
+  ///
+  /// A `static let` is reached through an accessor that calls `swift_once` on every use on Linux
+  /// (16 instructions a read, callgrind); the published address is one load. Unretained, because
+  /// unoptimized builds would otherwise retain and release this one object on every read, and
+  /// its reference count, shared by every thread, made threads of a debug build wait for each
+  /// other.
+  @inlinable @inline(__always)
+  static var taskHeadKey: Unmanaged<TaskLocal<TaskHead>> {
+    Unmanaged.fromOpaque(
+      UnsafeRawPointer(bitPattern: injection_task_head_local_get()).unsafelyUnwrapped
+    )
+  }
 
-    /// The current task's overrides: the head of its chain.
-    @inlinable
-    static var taskHead: Node? { taskHeadStorage._withUnsafeGuaranteedRef { $0.get().node } }
-  #else
-    /// The current task's overrides: the head of its chain.
-    @inlinable
-    static var taskHead: Node? { taskHeadLocal.get().node }
-  #endif
+  /// The current task's overrides: the head of its chain.
+  @inlinable @inline(__always)
+  static var taskHead: Node? { taskHeadKey._withUnsafeGuaranteedRef { $0.get().node } }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default, or probes an accessor (see `ContextFrame`).
-  @inlinable
+  @inlinable @inline(__always)
   static var _visibleHead: Node? {
     if let frame = ContextFrame.top { return head(seenIn: frame) }
     return taskHead
@@ -85,4 +88,13 @@ struct TaskHead: Sendable {
 
   @inlinable
   init(_ node: Node?) { self.node = node }
+}
+
+/// Publishes the address of `InjectedValues.taskHeadLocal`, which lives as long as the process,
+/// for `injection_task_head_local_get`, and returns it.
+@_cdecl("injection_task_head_local_publish")
+func publishTaskHeadLocal() -> UInt {
+  let address = UInt(bitPattern: Unmanaged.passUnretained(InjectedValues.taskHeadLocal).toOpaque())
+  injection_task_head_local_store(address)
+  return address
 }
