@@ -13,13 +13,15 @@ extension Node {
   @usableFromInline static let maximumBoundHops: Int32 = 8
 
   /// Prepares the own overrides of layer `layer` at the top of the chain at `head` for a new
-  /// override of `key`, and returns what the new box links to.
+  /// override of `key`, and returns what the new box links to, or `nil` (`.none`) if that is
+  /// `head` itself, unchanged: the caller then moves its reference to `head` into the box instead
+  /// of retaining `head` again (a retain and a release fewer per write of a new key).
   ///
   /// An own override of `key` is removed, so that rewriting a key keeps one value alive. The own
   /// overrides are at most `maximumOwnBoxes` boxes and one index below them: when a new key would
   /// exceed that, the boxes move into a new index.
   @usableFromInline
-  static func unlinking(_ key: UInt, from head: Node?, layer: UInt32) -> Node? {
+  static func unlinking(_ key: UInt, from head: Node?, layer: UInt32) -> Node?? {
     var boxCount = 0
     var position: Int?
     var ownIndex: IndexNode?
@@ -46,7 +48,7 @@ extension Node {
       let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
       return relinking(boxCount, from: head, onto: remaining)
     } else if boxCount < maximumOwnBoxes {
-      return head
+      return .none
     } else {
       var boxes: [Node] = []
       var current = head

@@ -14,8 +14,8 @@ extension InjectedValues {
   mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
     let site = self.site ?? OverrideSite.snapshot(over: head)
     self.site = site
-    if head?.layer == site.layer {
-      return (Node.unlinking(key, from: head, layer: site.layer), site)
+    if head?.layer == site.layer, let edited = Node.unlinking(key, from: head, layer: site.layer) {
+      return (edited, site)
     }
     // Moved out, not copied: the box takes this value's reference to its chain, which saves a
     // retain and a release. `finishWrite` links the box in before anything reads `head` again.
