@@ -51,7 +51,8 @@ fi
 
 N1="${N1:-20000}"
 N2="${N2:-120000}"
-# A simulated request is a task with a scope and ten reads: fewer of them are enough.
+# A request is a scope with two or three overrides and ten reads (in the per-request
+# simulation, a task each): fewer of them are enough.
 REQUEST_N1="${REQUEST_N1:-1000}"
 REQUEST_N2="${REQUEST_N2:-6000}"
 
@@ -94,6 +95,12 @@ if [[ ${#cases[@]} -eq 0 ]]; then
     scope.enter.visible-250.snapshot
     scaling.global.1-thread
     scaling.global.2-threads
+    request.sync.task-local
+    request.sync.scope
+    request.sync.scope.injected
+    request.async.task-local
+    request.async.scope
+    request.async.scope.injected
     request.task-local
     request.scope
     request.scope.injected

@@ -2,7 +2,7 @@
 enum Catalog {
   static var all: [Benchmark] {
     BaselineCases.all + ReadCases.all + ShapeCases.all + ScopeCases.all + ChainCases.all
-      + ScalingCases.all + PerRequestCases.all + GlobalMemoryCases.all
+      + ScalingCases.all + RequestCases.all + PerRequestCases.all + GlobalMemoryCases.all
   }
 
   /// The cases `filters` select (all of them without filters). Unless `withBaselines` is

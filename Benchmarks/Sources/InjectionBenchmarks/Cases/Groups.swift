@@ -6,8 +6,9 @@ enum Group {
   static let scopes = "Scopes"
   static let chains = "Long chains (many writes, many visible overrides)"
   static let scaling = "Scaling (default reads on threads)"
+  static let requests = "Requests (3 overrides and 10 reads, without a task each)"
   static let perRequest = "Per request (100,000 requests, a task each, 1,000 in flight)"
-  static let all = [baselines, reads, shapes, scopes, chains, scaling, perRequest]
+  static let all = [baselines, reads, shapes, scopes, chains, scaling, requests, perRequest]
   /// Not timed, so not among the time tables: see `GlobalMemoryReport`.
   static let globalMemory = "Global values memory"
 }

@@ -21,3 +21,21 @@ final class Holder: Sendable {
 func makeHolder() -> Holder {
   Holder()
 }
+
+/// The object of the synchronous and asynchronous request cases (`RequestCases`): three
+/// `@Injected` wrappers, one per dependency a request overrides. A type of its own, so that the
+/// cases of `Holder` keep their layout.
+final class RequestHolder: Sendable {
+  struct Dependencies: Sendable {
+    @Injected(\.service) var service
+    @Injected(\.secondService) var secondService
+    @Injected(\.thirdService) var thirdService
+  }
+
+  let dependencies = Dependencies()
+}
+
+@inline(never)
+func makeRequestHolder() -> RequestHolder {
+  RequestHolder()
+}

@@ -16,6 +16,10 @@ struct SecondServiceKey: InjectionKey {
 }
 
 /// A key that only ever has a global value; see the global-override case.
+struct ThirdServiceKey: InjectionKey {
+  static let currentValue: any Service = Services.live
+}
+
 struct GlobalServiceKey: InjectionKey {
   static let currentValue: any Service = Services.live
 }
@@ -39,6 +43,11 @@ extension InjectedValues {
   var secondService: any Service {
     get { self[SecondServiceKey.self] }
     set { self[SecondServiceKey.self] = newValue }
+  }
+
+  var thirdService: any Service {
+    get { self[ThirdServiceKey.self] }
+    set { self[ThirdServiceKey.self] = newValue }
   }
 
   var globalService: any Service {

@@ -2,5 +2,6 @@
 enum RawTaskLocals {
   @TaskLocal static var service: any Service = Services.live
   @TaskLocal static var secondService: any Service = Services.live
+  @TaskLocal static var thirdService: any Service = Services.live
   @TaskLocal static var valueService: any Service = ValueServiceKey.currentValue
 }
