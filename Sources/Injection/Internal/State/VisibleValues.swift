@@ -92,6 +92,11 @@ struct TaskHead: Sendable {
 
 /// Publishes the address of `InjectedValues.taskHeadLocal`, which lives as long as the process,
 /// for `injection_task_head_local_get`, and returns it.
+///
+/// `@usableFromInline` for its symbol: reads are inlined into other modules, and the C function
+/// they inline calls this one, so the symbol must be exported from the library when it is
+/// linked dynamically (an internal function's symbol is hidden).
+@usableFromInline
 @_cdecl("injection_task_head_local_publish")
 func publishTaskHeadLocal() -> UInt {
   let address = UInt(bitPattern: Unmanaged.passUnretained(InjectedValues.taskHeadLocal).toOpaque())
