@@ -41,15 +41,20 @@ extension Node {
       if nodeKey == key { position = boxCount }
       boxCount += 1
     }
-    let node = below?.takeUnretainedValue()
     if let position {
       return removing(position, from: head!)
     } else if let ownIndex, ownIndex.box(for: key) != nil {
-      let remaining = IndexNode(ownIndex.boxes.filter { $0.key != key }, layer: layer, next: node)
+      let remaining = IndexNode(
+        ownIndex.boxes.filter { $0.key != key },
+        layer: layer,
+        next: below?.takeUnretainedValue()
+      )
       return relinking(boxCount, from: head, onto: remaining)
     } else if boxCount < maximumOwnBoxes {
+      // The usual case, a new key: nothing to change, and nothing retained on the way.
       return .none
     } else {
+      let node = below?.takeUnretainedValue()
       var boxes: [Node] = []
       var current = head
       for _ in 0..<boxCount {
