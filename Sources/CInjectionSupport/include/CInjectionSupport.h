@@ -75,12 +75,14 @@ static inline uint32_t injection_next_snapshot_layer(void) {
 // MARK: - The task-local's address
 
 /// The address of the task-local object that holds each task's chain
-/// (`InjectedValues.taskHeadLocal`), or 0 until the first read publishes it; see
+/// (`InjectedValues.taskHeadLocal`), or 0 until the first read or binding publishes it; see
 /// `VisibleValues.swift`. The object is never freed, so the address stays valid.
 extern _Atomic(uintptr_t) injection_task_head_local;
 
 /// Publishes the address of the task-local object and returns it; defined in Swift
-/// (`VisibleValues.swift`), called once per thread at most, on that thread's first read.
+/// (`VisibleValues.swift`). Reads and synchronous bindings call it while the address they load
+/// is still 0: usually once per process, a few times if threads race on the first read, each
+/// storing the same address.
 uintptr_t injection_task_head_local_publish(void);
 
 /// Stores `address` as the task-local object's address, with release ordering.

@@ -3,7 +3,8 @@ import Dispatch
 import Injection
 
 /// A server in miniature: every request is a task that enters a scope with two overrides and
-/// reads dependencies ten times (five rounds of two reads); the same written with raw task-locals is the baseline.
+/// reads dependencies ten times (five rounds of two reads); the same written with raw
+/// task-locals is the baseline.
 ///
 /// A driver task keeps `concurrency` requests in flight, in a task group, as a server bounds
 /// its open connections; the synchronous `main` waits for the driver. Unbounded, the driver

@@ -15,11 +15,12 @@ struct SecondServiceKey: InjectionKey {
   static let currentValue: any Service = Services.live
 }
 
-/// A key that only ever has a global value; see the global-override case.
+/// A third key, for the third override of the request cases.
 struct ThirdServiceKey: InjectionKey {
   static let currentValue: any Service = Services.live
 }
 
+/// A key that only ever has a global value; see the global-override case.
 struct GlobalServiceKey: InjectionKey {
   static let currentValue: any Service = Services.live
 }

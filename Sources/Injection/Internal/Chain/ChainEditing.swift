@@ -13,9 +13,14 @@ extension Node {
   @usableFromInline static let maximumBoundHops: Int32 = 8
 
   /// Prepares the own overrides of layer `layer` at the top of the chain at `head` for a new
-  /// override of `key`, and returns what the new box links to, or `nil` (`.none`) if that is
-  /// `head` itself, unchanged: the caller then moves its reference to `head` into the box instead
-  /// of retaining `head` again (a retain and a release fewer per write of a new key).
+  /// override of `key`, and returns what the new box links to.
+  ///
+  /// The two levels of optional mean different things:
+  /// - `.none`: the box links to `head` itself, unchanged. The caller then moves its reference to
+  ///   `head` into the box instead of retaining `head` again (a retain and a release fewer per
+  ///   write of a new key).
+  /// - `.some(nil)`: the box links to an empty chain (the only override was of `key`).
+  /// - `.some(node)`: the box links to `node`, a chain rebuilt without `key`'s own override.
   ///
   /// An own override of `key` is removed, so that rewriting a key keeps one value alive. The own
   /// overrides are at most `maximumOwnBoxes` boxes and one index below them: when a new key would
@@ -51,7 +56,8 @@ extension Node {
       )
       return relinking(boxCount, from: head, onto: remaining)
     } else if boxCount < maximumOwnBoxes {
-      // The usual case, a new key: nothing to change, and nothing retained on the way.
+      // The usual case, a new key: nothing to change. Only the own index, if there is one, was
+      // retained on the way (`ownIndex` holds it), and it is released on return.
       return .none
     } else {
       let node = below?.takeUnretainedValue()

@@ -3,13 +3,14 @@ public import CInjectionSupport
 // Which chain the code running now sees: the task's values, or those a frame or a marker shows.
 
 extension InjectedValues {
-  /// The task-local that holds the current task's overrides, the head of its chain: bound
-  /// through it (see `withHead`), read through `taskHead`.
+  /// The task-local that holds the current task's overrides, the head of its chain. Async
+  /// bindings go through it; reads (`taskHead`) and synchronous bindings reach it through its
+  /// published address (`taskHeadKey`).
   @usableFromInline
   static let taskHeadLocal = TaskLocal<TaskHead>(wrappedValue: TaskHead(nil))
 
-  /// `taskHeadLocal`, reached through its address, which the first read publishes in a C global
-  /// (`injection_task_head_local_get`), and used without retaining it.
+  /// `taskHeadLocal`, reached through its address, which the first read or synchronous binding
+  /// publishes in a C global (`injection_task_head_local_get`), and used without retaining it.
   ///
   /// A `static let` is reached through an accessor that calls `swift_once` on every use on Linux
   /// (16 instructions a read, callgrind); the published address is one load. Unretained, because
