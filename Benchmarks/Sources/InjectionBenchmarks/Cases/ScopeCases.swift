@@ -5,8 +5,8 @@ import Injection
 enum ScopeCases {
   static var all: [Benchmark] {
     [
-      enterWithOneOverride, enterAsyncWithOneOverride, enterWithLazyValue, enterWithEightOverrides,
-      reenterSnapshot,
+      enterWithOneOverride, enterWithOneSeedStyleOverride, enterAsyncWithOneOverride,
+      enterWithLazyValue, enterWithEightOverrides, reenterSnapshot,
     ]
   }
 
@@ -46,6 +46,26 @@ enum ScopeCases {
             $0.service = mock
           } operation: { () async in
           }
+        }
+      }
+    }
+  }
+
+  /// The same scope, written through a seed-style accessor (`Self[Key.self] = newValue`), whose
+  /// write reaches `$0` through the update frame.
+  static var enterWithOneSeedStyleOverride: Benchmark {
+    Benchmark(
+      "scope.enter.1-override.seed-style",
+      "scope entry, 1 override through a seed-style setter",
+      group: Group.scopes,
+      baseline: "scope.enter.1-override",
+      allocationLimit: 1
+    ) { iterations in
+      let mock = Services.mock
+      for _ in 0..<iterations {
+        withInjectedValues {
+          $0.seedStyleService = mock
+        } operation: {
         }
       }
     }

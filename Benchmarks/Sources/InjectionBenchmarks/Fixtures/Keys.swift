@@ -36,6 +36,12 @@ extension InjectedValues {
     set { self[ServiceKey.self] = newValue }
   }
 
+  /// `service`, through a seed-style accessor: its setter writes through the update frame.
+  var seedStyleService: any Service {
+    get { Self[ServiceKey.self] }
+    set { Self[ServiceKey.self] = newValue }
+  }
+
   var valueService: any Service {
     get { self[ValueServiceKey.self] }
     set { self[ValueServiceKey.self] = newValue }

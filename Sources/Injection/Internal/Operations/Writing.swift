@@ -61,7 +61,9 @@ extension InjectedValues {
   static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
     if let frame = ContextFrame.top {
       if let values = frame.pointee.updateValues() {
-        values.pointee[Key.self] = value
+        if let dropped = values.pointee.writeBehindTheClosure(value, for: Key.self) {
+          frame.pointee.holdUntilPopped(dropped)
+        }
         return
       }
       if frame.pointee.kind == .probe {
@@ -71,11 +73,28 @@ extension InjectedValues {
         )
       }
     }
-    if let values = UpdateMarker.building(taskHead)?.values {
-      values.pointee[Key.self] = value
+    if let marker = UpdateMarker.building(taskHead) {
+      if let dropped = marker.values.pointee.writeBehindTheClosure(value, for: Key.self) {
+        marker.holdUntilReturned(dropped)
+      }
       return
     }
     publishGlobal(Box<Key>(value, next: nil, site: OverrideSite(.global, depth: 0)), of: Key.self)
+  }
+
+  /// A seed-style setter's write into the values an update closure builds, which it makes behind
+  /// the closure's back: returns the chain these values had if the write dropped it, for the
+  /// frame to hold until the closure returns (see `ContextFrame.holdUntilPopped`).
+  @inline(__always)
+  mutating func writeBehindTheClosure<Key: InjectionKey>(
+    _ value: Key.Value,
+    for key: Key.Type
+  ) -> Node? {
+    let before = head
+    self[Key.self] = value
+    guard let before else { return nil }
+    let linked = head?.nextUnretained?.toOpaque() == Unmanaged.passUnretained(before).toOpaque()
+    return linked ? nil : before
   }
 
   // MARK: - Values built on first use

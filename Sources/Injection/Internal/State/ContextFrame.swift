@@ -53,6 +53,10 @@ struct ContextFrame {
   /// For `update` frames, the chain of the values being built, retained like `kept` while the
   /// latest chain written is another value's (see `keep(_:)`); `nil` otherwise.
   @usableFromInline var keptOwn: Unmanaged<Node>?
+  /// For `update` frames, the chains `$0` held before seed-style setters wrote behind it and
+  /// dropped them, retained until the frame is popped (see `holdUntilPopped`); `nil` until
+  /// the first such write.
+  @usableFromInline var heldBeforeSeedWrites: Unmanaged<HeldChains>?
 
   @inlinable
   init(
@@ -73,6 +77,7 @@ struct ContextFrame {
     self.previous = previous
     self.kept = nil
     self.keptOwn = nil
+    self.heldBeforeSeedWrites = nil
   }
 
   /// The innermost frame of this thread, if any.
@@ -116,6 +121,7 @@ struct ContextFrame {
         injection_context_set(pointer.pointee.previous)
         pointer.pointee.kept?.release()
         pointer.pointee.keptOwn?.release()
+        pointer.pointee.heldBeforeSeedWrites?.release()
       }
       return try body()
     }
@@ -231,4 +237,32 @@ extension ContextFrame {
     old?.release()
   }
 
+  /// Holds `chain` until the frame is popped: what `$0` referred to before a seed-style setter
+  /// wrote into the values being built behind the closure's back and dropped it (a rewrite of a
+  /// key relinks the value's own overrides; more keys than a value links one by one move into an
+  /// index). Takes over the caller's reference.
+  ///
+  /// The optimizer sees no write to `$0` in a seed-style setter, so the closure may go on using a
+  /// copy of `$0` it loaded before the write (a read of `$0` itself later in the closure: a copy,
+  /// `$0.description`, an instance-style getter), and that copy refers to the chain before the
+  /// write. Held, it refers to live nodes until the closure returns. A write of a new key links
+  /// to the chain before it, which `keep` holds with it. Design.md, "Frames", says what such a
+  /// read sees.
+  @usableFromInline
+  mutating func holdUntilPopped(_ chain: Node) {
+    if let held = heldBeforeSeedWrites {
+      held._withUnsafeGuaranteedRef { $0.chains.append(chain) }
+    } else {
+      heldBeforeSeedWrites = Unmanaged.passRetained(HeldChains(chain))
+    }
+  }
+}
+
+/// The chains an update frame holds until it is popped: what `$0` referred to before a
+/// seed-style write dropped it (see `ContextFrame.holdUntilPopped`).
+@usableFromInline
+final class HeldChains {
+  var chains: [Node]
+
+  init(_ first: Node) { chains = [first] }
 }

@@ -64,10 +64,20 @@ final class UpdateMarker: Node, @unchecked Sendable {
     if isOwn { keptOwn = nil }
   }
 
+  /// The chains the values being built held before seed-style setters wrote behind the
+  /// closure's back and dropped them (see `ContextFrame.holdUntilPopped`).
+  private var heldBeforeSeedWrites: [Node] = []
+
+  /// Holds `chain` until the closure returns, as `ContextFrame.holdUntilPopped` does.
+  func holdUntilReturned(_ chain: Node) {
+    heldBeforeSeedWrites.append(chain)
+  }
+
   /// Ends the marker's role; called by the owner when the update closure returns or throws.
   func deactivate() {
     kept = nil
     keptOwn = nil
+    heldBeforeSeedWrites = []
     injection_store_release(activeWord, 0)
   }
 
