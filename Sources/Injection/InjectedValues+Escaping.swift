@@ -38,6 +38,48 @@ extension InjectedValues {
   ) -> @Sendable () -> Result {
     { [self] in withInjectedValues(self) { body() } }
   }
+
+  /// Returns a closure that runs the throwing `body` with these values, and rethrows its error.
+  ///
+  /// The throwing counterpart of `bind(_:)`. The closure stays synchronous:
+  ///
+  /// ```swift
+  /// struct NotANumber: Error {}
+  /// let parse = InjectedValues.current.bind { (text: String) throws -> Int in
+  ///   guard let number = Int(text) else { throw NotANumber() }
+  ///   return number
+  /// }
+  /// let seven = try parse("7")   // no `await`
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may throw.
+  /// - Returns: A closure that takes the same argument, runs `body` inside
+  ///   ``withInjectedValues(_:operation:)`` with these values, and rethrows its error.
+  public func bind<Argument, Result>(
+    _ body: @escaping @Sendable (Argument) throws -> Result
+  ) -> @Sendable (Argument) throws -> Result {
+    { [self] argument in try withInjectedValues(self) { () throws in try body(argument) } }
+  }
+
+  /// Returns a closure without arguments that runs the throwing `body` with these values, and
+  /// rethrows its error.
+  ///
+  /// ```swift
+  /// struct NoGreeting: Error {}
+  /// let check = InjectedValues.current.bind { () throws in
+  ///   if InjectedValues[\.greeting].isEmpty { throw NoGreeting() }
+  /// }
+  /// try check()
+  /// ```
+  ///
+  /// - Parameter body: The closure to run with these values; it may throw.
+  /// - Returns: A closure that runs `body` inside ``withInjectedValues(_:operation:)`` with
+  ///   these values, and rethrows its error.
+  public func bind<Result>(
+    _ body: @escaping @Sendable () throws -> Result
+  ) -> @Sendable () throws -> Result {
+    { [self] in try withInjectedValues(self) { () throws in try body() } }
+  }
 }
 
 // MARK: - Carrying values into asynchronous callbacks

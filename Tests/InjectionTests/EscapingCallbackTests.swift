@@ -115,3 +115,57 @@ private final class PendingRequest: Sendable {
 
   func finish(status: Int) -> [String] { [onDone(status), onDoneBound(status)] }
 }
+
+// MARK: - A synchronous closure that throws
+
+private struct NotANumber: Error, Equatable {
+  let text: String
+}
+
+/// A synchronous function: the bound closures below are called without `await`, so this compiles
+/// only if `bind` keeps a synchronous throwing closure synchronous.
+private func parseBoundInScope(
+  _ texts: [String]
+) -> (parsed: [Result<String, any Error>], untyped: Result<String, any Error>) {
+  withInjectedValues {
+    $0.escapeName = "parser"
+  } operation: {
+    let parse = InjectedValues.current.bind { (text: String) throws -> String in
+      guard let number = Int(text) else { throw NotANumber(text: text) }
+      return "\(InjectedValues[\.escapeName]) \(number)"
+    }
+    let untyped = InjectedValues.current.bind { () throws -> String in
+      throw NotANumber(text: InjectedValues[\.escapeName])
+    }
+    // Called outside the scope, where `escapeName` is its default again.
+    return DispatchQueue.global().sync {
+      (
+        texts.map { text in Result { try parse(text) } },
+        Result { try untyped() }
+      )
+    }
+  }
+}
+
+@Suite("Binding a synchronous closure that throws")
+struct BindingAThrowingClosureTests {
+  @Test("It runs synchronously with the bound values and rethrows the body's error")
+  func errorsPassThrough() throws {
+    let (parsed, untyped) = parseBoundInScope(["7", "seven"])
+    #expect(try parsed[0].get() == "parser 7")
+    #expect(throws: NotANumber(text: "seven")) { try parsed[1].get() }
+    #expect(throws: NotANumber(text: "parser")) { try untyped.get() }
+  }
+
+  @Test("A closure that does not throw gives a closure that does not throw")
+  func nonThrowingStaysNonThrowing() {
+    let bound = withInjectedValues {
+      $0.escapeName = "plain"
+    } operation: {
+      InjectedValues.current.bind { InjectedValues[\.escapeName] }
+    }
+    // `bound` has the type `@Sendable () -> String`: called without `try`.
+    let read: @Sendable () -> String = bound
+    #expect(read() == "plain")
+  }
+}
