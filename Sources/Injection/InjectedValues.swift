@@ -124,7 +124,9 @@ public struct InjectedValues: Sendable {
   ///
   /// A seed-style setter cannot tell which value it was called on: it writes into the values of
   /// the update closure running in the current task, if any, else the global value. See
-  /// "Seed-style accessors" in the rules.
+  /// "Seed-style accessors" in the rules. Since it writes without going through `$0`, a release
+  /// build may not see the write in a later read of `$0` itself in the same closure (a copy of
+  /// `$0`, `$0[Key.self]`); reads through this subscript and the scope's operation see it.
   ///
   /// - Parameter key: The key type of the dependency.
   /// - Returns: The dependency's value.

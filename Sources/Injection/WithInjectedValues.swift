@@ -21,7 +21,8 @@
 ///
 /// `update` is synchronous and runs before `operation`, in the current task. While it runs,
 /// every read in it sees the values being built: through `$0`, `InjectedValues.current`,
-/// `InjectedValues[\.x]` and `@Injected`.
+/// `InjectedValues[\.x]` and `@Injected` (in release builds, a read of `$0` itself after a
+/// seed-style write may not: the rules say which).
 ///
 /// Errors thrown by `update` or `operation` propagate, and the scope ends either way.
 ///
