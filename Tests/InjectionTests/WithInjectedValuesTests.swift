@@ -203,7 +203,10 @@ struct WithInjectedValuesTests {
         #expect(outer.seedStyled == "from snapshot")
         #expect(InjectedValues[\.seedStyled] == "from snapshot")
         outer.seedOther = "written seed-style after the snapshot"
-        #expect(outer.instanceOther == "written seed-style after the snapshot")
+        expectUnlessOptimized(
+          outer.instanceOther == "written seed-style after the snapshot",
+          "a read of $0 itself after a seed-style write (Rules.md)"
+        )
         await withInjectedValues { _ in
           outer.instanceStyled = "from a nested update closure"
         } operation: {
@@ -251,7 +254,10 @@ struct WithInjectedValuesTests {
         #expect($0.instanceStyled == "from snapshot")
         #expect(InjectedValues[\.seedStyled] == "from snapshot")
         $0.seedOther = "written seed-style"
-        #expect($0.instanceOther == "written seed-style")
+        expectUnlessOptimized(
+          $0.instanceOther == "written seed-style",
+          "a read of $0 itself after a seed-style write (Rules.md)"
+        )
         #expect(InjectedValues[\.count] == 0, "the snapshot replaced the values being built")
       } operation: {
         #expect(InjectedValues[\.instanceStyled] == "from snapshot")
