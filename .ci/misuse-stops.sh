@@ -17,6 +17,7 @@ expectations=(
   "lazy-read-before-scope|was read before its scope started"
   "lazy-read-after-scope|was read after its scope ended"
   "lazy-factory-reads-itself|dependency cycle detected: ConnectionKey → ConnectionKey"
+  "defaults-read-each-other|dependency cycle detected: PrimaryKey → SecondaryKey → PrimaryKey"
   "lazy-in-global-write|declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
   "injected-assigned-through-view|its accessor on InjectedValues is get-only"
   "injected-main-actor-accessor-off-main|isolated to the main actor was read or written off the main actor"
@@ -35,10 +36,14 @@ for expectation in "${expectations[@]}"; do
   name="${expectation%%|*}"
   fragment="${expectation#*|}"
   set +e
-  stderr="$("$bin" "$name" 2>&1 >/dev/null)"
+  # A misuse that hangs instead of stopping is a failure too: `timeout` ends it (exit 124).
+  stderr="$(timeout 30 "$bin" "$name" 2>&1 >/dev/null)"
   status=$?
   set -e
-  if [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
+  if [ "$status" -eq 124 ]; then
+    echo "FAIL $name: hung for 30 seconds instead of stopping"
+    failures=$((failures + 1))
+  elif [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; then
     echo "FAIL $name: did not stop (exit $status)"
     failures=$((failures + 1))
   elif [[ "$stderr" != *"Injection: "*"$fragment"* ]]; then

@@ -65,6 +65,14 @@ struct Reader {
 
 struct TitleKey: InjectionKey { static let currentValue = "Home" }
 
+/// Two keys whose defaults read each other: a cycle on one thread.
+struct PrimaryKey: InjectionKey {
+  static let currentValue: Int = InjectedValues[SecondaryKey.self] + 1
+}
+struct SecondaryKey: InjectionKey {
+  static let currentValue: Int = InjectedValues[PrimaryKey.self] + 1
+}
+
 extension InjectedValues {
   /// An accessor isolated to the main actor, as in a module whose default isolation it is.
   @MainActor var screenTitle: String {
@@ -136,6 +144,9 @@ let cases: [String: () -> Void] = [
     } operation: {
       _ = InjectedValues[\.connection]
     }
+  },
+  "defaults-read-each-other": {
+    _ = InjectedValues[PrimaryKey.self]
   },
   "lazy-in-global-write": {
     InjectedValues[\.lazyConnectionName] = "global"

@@ -49,7 +49,8 @@ extension InjectedValues {
   }
 
   /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
-  /// other defaults and, in debug builds, a check for cycles.
+  /// other defaults, after a check for cycles: on this thread in every build, through other
+  /// threads in debug builds.
   ///
   /// A default is created outside every scope: whichever scope reads it first, it sees only
   /// global values and other defaults.
@@ -61,6 +62,8 @@ extension InjectedValues {
     #if DEBUG
       return CycleDetection.checking(key) { ContextFrame.reading(nil, creating: key, body) }
     #else
+      // Outside every frame, the usual case of a read, this thread creates nothing.
+      if let top = ContextFrame.top { CycleDetection.checkThisThread(key, cell: 0, from: top) }
       return ContextFrame.reading(nil, creating: key, body)
     #endif
   }

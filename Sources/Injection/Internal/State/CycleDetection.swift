@@ -31,9 +31,11 @@ import CInjectionSupport
 ///     on that thread, which waits for the default. That is a cycle through another thread, or a
 ///     default slower than `patienceSeconds`; neither is left to hang silently.
 ///
-/// Release builds never call it (`checking` is empty there), so no record is made and
-/// no watchdog starts; a value built on first use still stops, rather than waiting for itself,
-/// if its own factory reads it on the same thread (see `LazyCell`).
+/// Release builds make no record and start no watchdog (`checking` only runs its body there).
+/// They keep the check of this thread's frames before a default is created
+/// (`checkThisThread`), so a cycle among defaults on one thread stops with its chain in every
+/// build; and a value built on first use stops, rather than waiting for itself, if its own
+/// factory reads it on the same thread (see `LazyCell`).
 @usableFromInline
 enum CycleDetection {
   /// How long a default may stay under construction while another thread waits for it, and a
@@ -62,8 +64,24 @@ enum CycleDetection {
   /// Checks that this thread creating `key` (its default, or with `cell`, the value of that
   /// cell) closes no cycle, and records it for the watchdog.
   static func enter(_ key: any InjectionKey.Type, cell: UInt) {
+    checkThisThread(key, cell: cell, from: ContextFrame.top)
     let identity = UInt(bitPattern: ObjectIdentifier(key))
-    var frame = ContextFrame.top
+    if injection_chain_push(identity, cell) == 1 { _ = watchdog }
+  }
+
+  /// Stops the program, with the chain of keys, if this thread is already creating `key` (its
+  /// default, or with `cell`, the value of that cell): the frames from `top` down say which keys
+  /// it is creating. Release builds check this too, where a default is created under a frame
+  /// (`top` is not `nil`): a walk of this thread's frames, with no lock and no shared state. Only
+  /// the watchdog, for cycles through other threads, is left to debug builds.
+  @usableFromInline
+  static func checkThisThread(
+    _ key: any InjectionKey.Type,
+    cell: UInt,
+    from top: UnsafeMutablePointer<ContextFrame>?
+  ) {
+    let identity = UInt(bitPattern: ObjectIdentifier(key))
+    var frame = top
     while let current = frame {
       if current.pointee.kind == .reading, let creating = current.pointee.creating,
         UInt(bitPattern: ObjectIdentifier(creating)) == identity, current.pointee.owner == cell
@@ -72,7 +90,6 @@ enum CycleDetection {
       }
       frame = current.pointee.below
     }
-    if injection_chain_push(identity, cell) == 1 { _ = watchdog }
   }
 
   /// Records that this thread has finished creating its innermost key.
