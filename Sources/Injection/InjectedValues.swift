@@ -126,7 +126,8 @@ public struct InjectedValues: Sendable {
   /// the update closure running in the current task, if any, else the global value. See
   /// "Seed-style accessors" in the rules. Since it writes without going through `$0`, a release
   /// build may not see the write in a later read of `$0` itself in the same closure (a copy of
-  /// `$0`, `$0[Key.self]`); reads through this subscript and the scope's operation see it.
+  /// `$0`, `$0[Key.self]`); reads through this subscript and the scope's operation see it, unless
+  /// the closure later assigns `$0` a whole value.
   ///
   /// - Parameter key: The key type of the dependency.
   /// - Returns: The dependency's value.

@@ -34,7 +34,8 @@ public protocol InjectionKey {
 
   /// The default value of the dependency, used when nothing overrides it.
   ///
-  /// Reading it may create a value, so the library never reads it while holding a lock, and
-  /// in debug builds it stops with a message naming the keys if defaults form a cycle.
+  /// Reading it may create a value, so the library never reads it while holding a lock, and it
+  /// stops with a message naming the keys if defaults form a cycle (on one thread in every
+  /// build, across threads in debug builds).
   static var currentValue: Value { get }
 }

@@ -123,28 +123,25 @@ private struct NotANumber: Error, Equatable {
 }
 
 /// A synchronous function: the bound closures below are called without `await`, so this compiles
-/// only if `bind` keeps a synchronous throwing closure synchronous.
+/// only if `bind` keeps a synchronous throwing closure synchronous. They are made in a scope and
+/// called after it has ended, where `escapeName` is no longer "parser".
 private func parseBoundInScope(
   _ texts: [String]
 ) -> (parsed: [Result<String, any Error>], untyped: Result<String, any Error>) {
-  withInjectedValues {
+  let (parse, untyped) = withInjectedValues {
     $0.escapeName = "parser"
   } operation: {
-    let parse = InjectedValues.current.bind { (text: String) throws -> String in
-      guard let number = Int(text) else { throw NotANumber(text: text) }
-      return "\(InjectedValues[\.escapeName]) \(number)"
-    }
-    let untyped = InjectedValues.current.bind { () throws -> String in
-      throw NotANumber(text: InjectedValues[\.escapeName])
-    }
-    // Called outside the scope, where `escapeName` is its default again.
-    return DispatchQueue.global().sync {
-      (
-        texts.map { text in Result { try parse(text) } },
-        Result { try untyped() }
-      )
-    }
+    (
+      InjectedValues.current.bind { (text: String) throws -> String in
+        guard let number = Int(text) else { throw NotANumber(text: text) }
+        return "\(InjectedValues[\.escapeName]) \(number)"
+      },
+      InjectedValues.current.bind { () throws -> String in
+        throw NotANumber(text: InjectedValues[\.escapeName])
+      }
+    )
   }
+  return (texts.map { text in Result { try parse(text) } }, Result { try untyped() })
 }
 
 @Suite("Binding a synchronous closure that throws")

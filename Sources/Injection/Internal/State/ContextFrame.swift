@@ -240,7 +240,7 @@ extension ContextFrame {
   /// Holds `chain` until the frame is popped: what `$0` referred to before a seed-style setter
   /// wrote into the values being built behind the closure's back and dropped it (a rewrite of a
   /// key relinks the value's own overrides; more keys than a value links one by one move into an
-  /// index). Takes over the caller's reference.
+  /// index). The frame retains it.
   ///
   /// The optimizer sees no write to `$0` in a seed-style setter, so the closure may go on using a
   /// copy of `$0` it loaded before the write (a read of `$0` itself later in the closure: a copy,

@@ -8,8 +8,8 @@ import CInjectionSupport
   import Musl
 #endif
 
-/// Detects cycles among defaults and values built on first use, in debug builds, without a lock
-/// or an allocation on the read path.
+/// Detects cycles among defaults and values built on first use without a lock or an allocation
+/// on the read path: on one thread in every build, across threads in debug builds.
 ///
 /// A default that reads another dependency resolves it while it is being created. If the chain
 /// comes back to a key already being created, the program would hang (a `static let` waits on its
