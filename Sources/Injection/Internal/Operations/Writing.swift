@@ -57,21 +57,33 @@ extension InjectedValues {
 
   /// `Self[Key.self] = value`: an override in the values of the update closure the current task
   /// runs, if any; else the global value.
-  @usableFromInline
+  ///
+  /// Inlinable, so that the usual case, a write in a synchronous update closure, is compiled for
+  /// `Key` where the setter is: unspecialized, each write looked up the metadata of `Box<Key>` in
+  /// the runtime's table (about 360 instructions of a seed-style scope entry, callgrind).
+  @inlinable
   static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
-    if let frame = ContextFrame.top {
-      if let values = frame.pointee.updateValues() {
-        if let dropped = values.pointee.writeBehindTheClosure(value, for: Key.self) {
-          frame.pointee.holdUntilPopped(dropped)
-        }
-        return
+    if let frame = ContextFrame.top, let values = frame.pointee.updateValues() {
+      if let dropped = values.pointee.writeBehindTheClosure(value, for: Key.self) {
+        frame.pointee.holdUntilPopped(dropped)
       }
-      if frame.pointee.kind == .probe {
-        fatalError(
-          "Injection: an accessor's getter, run to find the keys it reads, wrote \(Key.self). "
-            + "Only accessors whose getters read can be asked about."
-        )
-      }
+      return
+    }
+    setFromTypeOutsideSynchronousUpdates(value, for: Key.self)
+  }
+
+  /// `setFromType` when no synchronous update closure of this task runs on this thread: into an
+  /// asynchronous update closure's values, else the global value; a probe's getter may not write.
+  @usableFromInline
+  static func setFromTypeOutsideSynchronousUpdates<Key: InjectionKey>(
+    _ value: Key.Value,
+    for key: Key.Type
+  ) {
+    if let frame = ContextFrame.top, frame.pointee.kind == .probe {
+      fatalError(
+        "Injection: an accessor's getter, run to find the keys it reads, wrote \(Key.self). "
+          + "Only accessors whose getters read can be asked about."
+      )
     }
     if let marker = UpdateMarker.building(taskHead) {
       if let dropped = marker.values.pointee.writeBehindTheClosure(value, for: Key.self) {
@@ -85,7 +97,7 @@ extension InjectedValues {
   /// A seed-style setter's write into the values an update closure builds, which it makes behind
   /// the closure's back: returns the chain these values had if the write dropped it, for the
   /// frame to hold until the closure returns (see `ContextFrame.holdUntilPopped`).
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func writeBehindTheClosure<Key: InjectionKey>(
     _ value: Key.Value,
     for key: Key.Type
