@@ -97,7 +97,9 @@ enum CycleDetection {
     injection_chain_pop()
   }
 
-  private static func stopForCycleOnThisThread(_ key: any InjectionKey.Type, cell: UInt) -> Never {
+  /// Stops the program with the chain of keys that this thread is creating, from `key` (its
+  /// default, or with `cell`, the value of that cell) to the read of `key` again.
+  static func stopForCycleOnThisThread(_ key: any InjectionKey.Type, cell: UInt) -> Never {
     let inner = ContextFrame.keysBeingCreated(from: ContextFrame.top)
     let end =
       inner.firstIndex {
@@ -229,7 +231,8 @@ enum CycleDetection {
       let entries = chains[index].entries[from...]
       names += (names.isEmpty ? entries : entries.dropFirst()).map(\.name)
     }
-    names.append(names[0])
+    // The last thread's innermost key is the one the first thread's part starts with: the chain
+    // already ends where it began.
     let records = path.flatMap { [UInt(bitPattern: chains[$0].record), chains[$0].sequence] }
     return Ring(records: records, names: names)
   }

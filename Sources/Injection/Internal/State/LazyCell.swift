@@ -158,8 +158,11 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
         case .open:
           if move(from: .open, to: .building) { return build(on: thread) }
         case .building:
-          // A read of the value by its own factory would wait for itself.
-          if injection_load_acquire(&fields.pointee.builder) == thread { misuse(current) }
+          // A read of the value by its own factory, directly or through other values it builds,
+          // would wait for itself: the frames of this thread's builds give the chain.
+          if injection_load_acquire(&fields.pointee.builder) == thread {
+            CycleDetection.stopForCycleOnThisThread(key, cell: UInt(bitPattern: ObjectIdentifier(self)))
+          }
           if !waitWhileBuilding(patiently: false) { waitedTooLong() }
           waited = true
         case .starting:
@@ -215,8 +218,8 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     }
   }
 
-  /// Stops the program for a read that cannot be served: before the scope started, after it
-  /// ended, or by the factory itself.
+  /// Stops the program for a read that cannot be served: before the scope started, or after it
+  /// ended.
   private func misuse(_ phase: Phase) -> Never {
     let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
     let message: String
@@ -233,7 +236,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
         + "was torn down (for example through a snapshot or a task that outlived the scope). "
         + "Read it only while the scope runs."
     case .open, .building, .built:
-      message = "dependency cycle detected: \(key) → \(key)"
+      preconditionFailure("Injection: \(declaration) can be read in phase \(phase)")
     }
     fatalError("Injection: \(message)")
   }
