@@ -12,6 +12,7 @@ _Atomic(uintptr_t) injection_global_table = 0;
 _Atomic(uintptr_t) injection_task_head_local = 0;
 
 _Atomic(uint32_t) injection_snapshot_layer_count = 0;
+_Atomic(uintptr_t) injection_build_count = 0;
 
 _Thread_local signed char injection_thread_is_main = 0;
 

@@ -72,6 +72,16 @@ static inline uint32_t injection_next_snapshot_layer(void) {
     & 0x3FFFFFFF;
 }
 
+// MARK: - The order of builds
+
+/// A counter of the values built on first use, in the order their builds end; see `LazyCell`.
+extern _Atomic(uintptr_t) injection_build_count;
+
+/// Returns a number greater than that of every build that ended before this call.
+static inline uintptr_t injection_next_build_order(void) {
+  return atomic_fetch_add_explicit(&injection_build_count, 1, memory_order_relaxed) + 1;
+}
+
 // MARK: - The task-local's address
 
 /// The address of the task-local object that holds each task's chain

@@ -190,6 +190,22 @@ class Node: @unchecked Sendable {
     preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
   }
 
+  /// For a value built on first use whose teardown has not run: when its build ended, as a
+  /// number that grows with every build (see `LazyCell`); 0 if there is nothing to tear down yet.
+  var pendingTeardownOrder: UInt { 0 }
+
+  /// Runs the synchronous teardown of a value built on first use, if it has not run; the value
+  /// stays readable.
+  func tearDownLazyValue() {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
+  /// Runs the teardown of a value built on first use, if it has not run; the value stays
+  /// readable.
+  func tearDownLazyValue() async {
+    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
+  }
+
   /// Ends the scope and runs a synchronous teardown, if the value was built.
   func endLazyValue() {
     preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")

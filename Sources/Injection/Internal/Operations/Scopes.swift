@@ -165,21 +165,66 @@ extension InjectedValues {
 
   /// Ends the scope of the values built on first use that this value declared, and runs their
   /// synchronous teardowns.
+  ///
+  /// The teardowns run first, the latest-built value first, so that a value is torn down before
+  /// the values its factory read. Until they have all run, every value of the scope can be read,
+  /// by the teardowns too: one built already, also after its own teardown, and one not built
+  /// yet, which that read builds and which is then torn down in its turn. Then the values close,
+  /// and later reads stop the program.
   @usableFromInline
   func closeLazyValues() {
-    // Unretained: this value's chain keeps its boxes alive.
+    // Unretained: this value's chain keeps its boxes alive. One value, the usual case, is torn
+    // down and closed by `endLazyValue` alone, after one walk of the own boxes.
+    var only: Unmanaged<Node>?
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      if only != nil { return closeSeveralLazyValues() }
+      only = box
+    }
+    only?._withUnsafeGuaranteedRef { $0.endLazyValue() }
+  }
+
+  /// `closeLazyValues()` for more than one value: the teardowns, latest-built first, then the
+  /// closing of each value.
+  private func closeSeveralLazyValues() {
+    while let box = latestBuiltLazyValue() {
+      box._withUnsafeGuaranteedRef { $0.tearDownLazyValue() }
+    }
     for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
       box._withUnsafeGuaranteedRef { $0.endLazyValue() }
     }
   }
 
   /// Ends the scope of the values built on first use that this value declared, and runs their
-  /// teardowns.
+  /// teardowns, as the synchronous `closeLazyValues()` does.
   @usableFromInline
   func closeLazyValues() async {
+    var only: Node?
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      if only != nil { return await closeSeveralLazyValues() }
+      only = box.takeUnretainedValue()
+    }
+    await only?.endLazyValue()
+  }
+
+  /// The asynchronous `closeSeveralLazyValues()`.
+  private func closeSeveralLazyValues() async {
+    while let box = latestBuiltLazyValue() {
+      await box.takeUnretainedValue().tearDownLazyValue()
+    }
     for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
       await box.takeUnretainedValue().endLazyValue()
     }
+  }
+
+  /// Of the values built on first use that this value declared, the one built last whose
+  /// teardown has not run.
+  private func latestBuiltLazyValue() -> Unmanaged<Node>? {
+    var latest: (box: Unmanaged<Node>, order: UInt)?
+    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
+      let order = box._withUnsafeGuaranteedRef { $0.pendingTeardownOrder }
+      if order > (latest?.order ?? 0) { latest = (box, order) }
+    }
+    return latest?.box
   }
 
   // MARK: - Re-entering a snapshot under the caller's overrides

@@ -25,6 +25,12 @@ struct LazyCellHeader<Value: Sendable> {
   /// Whether the value (the cell's element) is initialized: written once, before the phase
   /// becomes `built`.
   var hasValue = false
+  /// When the build ended (`injection_next_build_order`): written once, before the phase
+  /// becomes `built`. The scope tears its values down latest-built first.
+  var buildOrder: UInt = 0
+  /// 1 once the teardown has been claimed, by the one caller that runs it: read and written
+  /// only atomically.
+  var tornDown: UInt = 0
   let make: @Sendable () -> Value
   let teardown: LazyTeardown<Value>
   /// The key the value overrides, and where it was declared, for messages.
@@ -191,6 +197,7 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
       withUnsafeMutablePointers { header, value in
         value.initialize(to: made)
         header.pointee.hasValue = true
+        header.pointee.buildOrder = UInt(injection_next_build_order())
         injection_store_release(&header.pointee.word, Phase.built.rawValue)
       }
       // Under the lock: a reader that saw `building` holds it until it waits.
@@ -313,9 +320,41 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     }
   }
 
-  /// The value, once `close()` has said that it was built. It stays until the cell is freed.
-  var closedValue: Value {
+  /// The value, once it is built (its phase was `built`, or `close()` said it was built). It
+  /// stays until the cell is freed.
+  var builtValue: Value {
     withUnsafeMutablePointerToElements { $0.pointee }
+  }
+
+  /// When the build ended, if the value is built and its teardown has not run; else 0.
+  var pendingTeardownOrder: UInt {
+    guard phase == .built, injection_load_acquire(&fields.pointee.tornDown) == 0 else { return 0 }
+    return fields.pointee.buildOrder
+  }
+
+  /// Claims the teardown of a built value: `true` for the one caller that is to run it.
+  private func claimTeardown() -> Bool {
+    injection_compare_exchange(&fields.pointee.tornDown, 0, 1)
+  }
+
+  /// Runs a synchronous teardown, unless it has run; the value must be built.
+  func tearDown() {
+    guard claimTeardown() else { return }
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(builtValue)
+    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
+    }
+  }
+
+  /// Runs the teardown, unless it has run; the value must be built.
+  func tearDown() async {
+    guard claimTeardown() else { return }
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(builtValue)
+    case .async(let teardown): await teardown(builtValue)
+    }
   }
 
   /// The value as descriptions show it.
@@ -333,24 +372,19 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
-  /// Ends the scope and runs a synchronous teardown, if the value was built.
+  /// Runs a synchronous teardown, if the value was built and its teardown has not run, while
+  /// the value can still be read; then ends the scope, and tears down a value that another task
+  /// finished building meanwhile.
   func closeAndTearDown() {
-    guard close() else { return }
-    switch teardown {
-    case .none: break
-    case .sync(let teardown): teardown(closedValue)
-    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
-    }
+    if phase == .built { tearDown() }
+    if close() { tearDown() }
   }
 
-  /// Ends the scope and runs the teardown, if the value was built.
+  /// Runs the teardown, if the value was built and its teardown has not run, while the value can
+  /// still be read; then ends the scope, as the synchronous `closeAndTearDown()` does.
   func closeAndTearDown() async {
-    guard close() else { return }
-    switch teardown {
-    case .none: break
-    case .sync(let teardown): teardown(closedValue)
-    case .async(let teardown): await teardown(closedValue)
-    }
+    if phase == .built { await tearDown() }
+    if close() { await tearDown() }
   }
 }
 
@@ -411,6 +445,16 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
 
   override func restartLazyValue(seeing scope: Node?) {
     cell.reopen(scope: scope)
+  }
+
+  override var pendingTeardownOrder: UInt { cell.pendingTeardownOrder }
+
+  override func tearDownLazyValue() {
+    cell.tearDown()
+  }
+
+  override func tearDownLazyValue() async {
+    await cell.tearDown()
   }
 
   override func endLazyValue() {

@@ -1,0 +1,170 @@
+import Testing
+
+@testable import Injection
+
+// What a teardown of a value built on first use can read: the scope's values, its own and the
+// other values of the scope included, while the scope tears them down latest-built first.
+
+/// A resource that records its teardown in a shared log.
+private final class Resource: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private struct SessionKey: InjectionKey {
+  static let currentValue = Resource("live session")
+}
+
+private struct PoolKey: InjectionKey {
+  static let currentValue = Resource("live pool")
+}
+
+private struct AuditKey: InjectionKey {
+  static let currentValue = Resource("live audit")
+}
+
+extension InjectedValues {
+  fileprivate var session: Resource {
+    get { self[SessionKey.self] }
+    set { self[SessionKey.self] = newValue }
+  }
+
+  fileprivate var pool: Resource {
+    get { self[PoolKey.self] }
+    set { self[PoolKey.self] = newValue }
+  }
+
+  fileprivate var audit: Resource {
+    get { self[AuditKey.self] }
+    set { self[AuditKey.self] = newValue }
+  }
+}
+
+@Suite("What teardowns of values built once per scope read")
+struct LazyTeardownTests {
+  @Test("A teardown reads the value it tears down, in a synchronous scope")
+  func teardownReadsItsOwnValue() {
+    let seen = Locked<[Bool]>([])
+    withInjectedValues {
+      $0.lazy(\.session) { Resource("scoped") } teardown: { session in
+        seen.withLock { $0.append(InjectedValues[\.session] === session) }
+      }
+    } operation: {
+      #expect(InjectedValues[\.session].name == "scoped")
+    }
+    #expect(seen.withLock { $0 } == [true])
+  }
+
+  @Test("A teardown reads the value it tears down, in an asynchronous scope")
+  func teardownReadsItsOwnValueAsynchronously() async {
+    let seen = Locked<[String]>([])
+    await withInjectedValues {
+      $0.lazy(\.session) { Resource("scoped") } teardown: { _ in
+        await Task.yield()
+        seen.withLock { $0.append(InjectedValues[\.session].name) }
+      }
+    } operation: {
+      #expect(InjectedValues[\.session].name == "scoped")
+    }
+    #expect(seen.withLock { $0 } == ["scoped"])
+  }
+
+  // The session is declared first and its factory reads the pool: the pool's build ends first,
+  // so the session is torn down first, while the pool is not yet. (Torn down in the order of the
+  // declarations, the pool's teardown would have run before the session's.)
+  @Test("Teardowns run latest-built first, and each reads the scope's other values")
+  func teardownsRunLatestBuiltFirst() {
+    let log = Locked<[String]>([])
+    withInjectedValues {
+      $0.lazy(\.session) {
+        Resource("session over " + InjectedValues[\.pool].name)
+      } teardown: { session in
+        let pool = InjectedValues[\.pool].name  // read outside the lock: a read may build
+        log.withLock { $0.append("\(session.name) torn down, pool \(pool)") }
+      }
+      $0.lazy(\.pool) { Resource("scoped pool") } teardown: { pool in
+        let session = InjectedValues[\.session].name
+        log.withLock { $0.append("\(pool.name) torn down, session \(session)") }
+      }
+    } operation: {
+      #expect(InjectedValues[\.session].name == "session over scoped pool")
+    }
+    #expect(
+      log.withLock { $0 } == [
+        "session over scoped pool torn down, pool scoped pool",
+        "scoped pool torn down, session session over scoped pool",
+      ]
+    )
+  }
+
+  @Test("The same in an asynchronous scope with asynchronous teardowns")
+  func teardownsRunLatestBuiltFirstAsynchronously() async {
+    let log = Locked<[String]>([])
+    await withInjectedValues {
+      $0.lazy(\.session) {
+        Resource("session over " + InjectedValues[\.pool].name)
+      } teardown: { session in
+        await Task.yield()
+        let pool = InjectedValues[\.pool].name  // read outside the lock: a read may build
+        log.withLock { $0.append("\(session.name) torn down, pool \(pool)") }
+      }
+      $0.lazy(\.pool) { Resource("scoped pool") } teardown: { pool in
+        await Task.yield()
+        let session = InjectedValues[\.session].name
+        log.withLock { $0.append("\(pool.name) torn down, session \(session)") }
+      }
+    } operation: {
+      #expect(InjectedValues[\.session].name == "session over scoped pool")
+    }
+    #expect(
+      log.withLock { $0 } == [
+        "session over scoped pool torn down, pool scoped pool",
+        "scoped pool torn down, session session over scoped pool",
+      ]
+    )
+  }
+
+  @Test("A teardown that reads a value the scope had not built builds it, then it is torn down too")
+  func teardownBuildsAValueNotBuiltYet() {
+    let log = Locked<[String]>([])
+    withInjectedValues {
+      $0.lazy(\.session) { Resource("scoped session") } teardown: { session in
+        let audit = InjectedValues[\.audit].name  // builds it, outside the lock
+        log.withLock { $0.append("\(session.name) torn down, audit \(audit)") }
+      }
+      $0.lazy(\.audit) {
+        log.withLock { $0.append("audit built") }
+        return Resource("scoped audit")
+      } teardown: { audit in
+        log.withLock { $0.append("\(audit.name) torn down") }
+      }
+    } operation: {
+      #expect(InjectedValues[\.session].name == "scoped session")
+    }
+    #expect(
+      log.withLock { $0 } == [
+        "audit built",
+        "scoped session torn down, audit scoped audit",
+        "scoped audit torn down",
+      ]
+    )
+  }
+
+  @Test("Once every teardown has run, the scope's values are closed: a snapshot's read stops")
+  func valuesCloseAfterTheTeardowns() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let kept = Locked<InjectedValues?>(nil)
+      withInjectedValues {
+        $0.lazy(\.session) { Resource("scoped") } teardown: { _ in
+          kept.withLock { $0 = InjectedValues.current }
+        }
+      } operation: {
+        _ = InjectedValues[\.session]
+      }
+      let values = kept.withLock { $0 }!
+      withInjectedValues(values) { _ = InjectedValues[\.session] }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("was read after its scope ended"), "stderr: \(message)")
+  }
+}
