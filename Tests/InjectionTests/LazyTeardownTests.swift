@@ -46,7 +46,9 @@ struct LazyTeardownTests {
   func teardownReadsItsOwnValue() {
     let seen = Locked<[Bool]>([])
     withInjectedValues {
-      $0.lazy(\.session) { Resource("scoped") } teardown: { session in
+      $0.lazy(\.session) {
+        Resource("scoped")
+      } teardown: { session in
         seen.withLock { $0.append(InjectedValues[\.session] === session) }
       }
     } operation: {
@@ -59,7 +61,9 @@ struct LazyTeardownTests {
   func teardownReadsItsOwnValueAsynchronously() async {
     let seen = Locked<[String]>([])
     await withInjectedValues {
-      $0.lazy(\.session) { Resource("scoped") } teardown: { _ in
+      $0.lazy(\.session) {
+        Resource("scoped")
+      } teardown: { _ in
         await Task.yield()
         seen.withLock { $0.append(InjectedValues[\.session].name) }
       }
@@ -82,7 +86,9 @@ struct LazyTeardownTests {
         let pool = InjectedValues[\.pool].name  // read outside the lock: a read may build
         log.withLock { $0.append("\(session.name) torn down, pool \(pool)") }
       }
-      $0.lazy(\.pool) { Resource("scoped pool") } teardown: { pool in
+      $0.lazy(\.pool) {
+        Resource("scoped pool")
+      } teardown: { pool in
         let session = InjectedValues[\.session].name
         log.withLock { $0.append("\(pool.name) torn down, session \(session)") }
       }
@@ -108,7 +114,9 @@ struct LazyTeardownTests {
         let pool = InjectedValues[\.pool].name  // read outside the lock: a read may build
         log.withLock { $0.append("\(session.name) torn down, pool \(pool)") }
       }
-      $0.lazy(\.pool) { Resource("scoped pool") } teardown: { pool in
+      $0.lazy(\.pool) {
+        Resource("scoped pool")
+      } teardown: { pool in
         await Task.yield()
         let session = InjectedValues[\.session].name
         log.withLock { $0.append("\(pool.name) torn down, session \(session)") }
@@ -128,7 +136,9 @@ struct LazyTeardownTests {
   func teardownBuildsAValueNotBuiltYet() {
     let log = Locked<[String]>([])
     withInjectedValues {
-      $0.lazy(\.session) { Resource("scoped session") } teardown: { session in
+      $0.lazy(\.session) {
+        Resource("scoped session")
+      } teardown: { session in
         let audit = InjectedValues[\.audit].name  // builds it, outside the lock
         log.withLock { $0.append("\(session.name) torn down, audit \(audit)") }
       }
@@ -155,7 +165,9 @@ struct LazyTeardownTests {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let kept = Locked<InjectedValues?>(nil)
       withInjectedValues {
-        $0.lazy(\.session) { Resource("scoped") } teardown: { _ in
+        $0.lazy(\.session) {
+          Resource("scoped")
+        } teardown: { _ in
           kept.withLock { $0 = InjectedValues.current }
         }
       } operation: {

@@ -167,7 +167,10 @@ final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Valu
           // A read of the value by its own factory, directly or through other values it builds,
           // would wait for itself: the frames of this thread's builds give the chain.
           if injection_load_acquire(&fields.pointee.builder) == thread {
-            CycleDetection.stopForCycleOnThisThread(key, cell: UInt(bitPattern: ObjectIdentifier(self)))
+            CycleDetection.stopForCycleOnThisThread(
+              key,
+              cell: UInt(bitPattern: ObjectIdentifier(self))
+            )
           }
           if !waitWhileBuilding(patiently: false) { waitedTooLong() }
           waited = true
