@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/misuse-stops"
 
-swift build -c release -Xswiftc -warnings-as-errors
+swift build -c release --product MisuseStops -Xswiftc -warnings-as-errors
 bin="$(swift build -c release --show-bin-path)/MisuseStops"
 
 # case name, then a fragment the message must contain.
@@ -17,6 +17,7 @@ expectations=(
   "lazy-read-before-scope|was read before its scope started"
   "lazy-read-after-scope|was read after its scope ended"
   "lazy-factory-reads-itself|dependency cycle detected: ConnectionKey → ConnectionKey"
+  "lazy-factories-read-each-other|dependency cycle detected: ConnectionKey → PortKey → ConnectionKey"
   "defaults-read-each-other|dependency cycle detected: PrimaryKey → SecondaryKey → PrimaryKey"
   "lazy-in-global-write|declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
   "injected-assigned-through-view|its accessor on InjectedValues is get-only"
@@ -55,5 +56,43 @@ for expectation in "${expectations[@]}"; do
   fi
 done
 total=${#expectations[@]}
+
+# Top-level code with `await` (Sources/TopLevelAwait): Swift 6.3 picks the synchronous scope
+# function there for an operation that does not suspend, and warns. The asynchronous teardown
+# must then stop the program with the message that explains it; if a later compiler picks the
+# asynchronous form (no warning), the scope must run and tear the value down instead. Built
+# apart: its warning is the point, and the other executable is built with warnings as errors.
+log="$(mktemp)"
+swift build -c release --product TopLevelAwait 2>&1 | tee "$log"
+toplevel="$(swift build -c release --show-bin-path)/TopLevelAwait"
+total=$((total + 2))
+set +e
+stderr="$(timeout 30 "$toplevel" 2>&1 >/dev/null)"
+status=$?
+stdout="$(timeout 30 "$toplevel" async-operation 2>/dev/null)"
+async_status=$?
+set -e
+if grep -q "no 'async' operations occur within 'await' expression" "$log"; then
+  if [ "$status" -ne 0 ] && [[ "$stderr" == *"Injection: "*"In top-level code, such as main.swift"* ]]; then
+    echo "ok   top-level-await: the synchronous form was picked, and the stop explains it"
+  else
+    echo "FAIL top-level-await: exit $status without the message about top-level code; stderr was:"
+    echo "$stderr" | head -5
+    failures=$((failures + 1))
+  fi
+elif [ "$status" -eq 0 ] && [[ "$(timeout 30 "$toplevel")" == *"closed scoped"* ]]; then
+  echo "ok   top-level-await: this compiler picks the asynchronous form (no warning)"
+else
+  echo "FAIL top-level-await: no warning, yet the scope did not run and tear down (exit $status)"
+  failures=$((failures + 1))
+fi
+if [ "$async_status" -eq 0 ] && [[ "$stdout" == *"read scoped"*"closed scoped"* ]]; then
+  echo "ok   top-level-await async-operation: { () async in … } runs the asynchronous form"
+else
+  echo "FAIL top-level-await async-operation: exit $async_status, output: $stdout"
+  failures=$((failures + 1))
+fi
+rm -f "$log"
+
 echo "misuse stops: $((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

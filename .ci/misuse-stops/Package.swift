@@ -10,7 +10,12 @@ let package = Package(
     .executableTarget(
       name: "MisuseStops",
       dependencies: [.product(name: "Injection", package: "Injection")]
-    )
+    ),
+    // Top-level code with `await`, where Swift picks the synchronous scope function.
+    .executableTarget(
+      name: "TopLevelAwait",
+      dependencies: [.product(name: "Injection", package: "Injection")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

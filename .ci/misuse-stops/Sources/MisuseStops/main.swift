@@ -25,6 +25,11 @@ extension InjectedValues {
     set { self[ConnectionKey.self] = newValue }
   }
 
+  var port: Int {
+    get { self[PortKey.self] }
+    set { self[PortKey.self] = newValue }
+  }
+
   /// Reads no key.
   var constant: Connection {
     get { Connection(name: "constant") }
@@ -141,6 +146,14 @@ let cases: [String: () -> Void] = [
   "lazy-factory-reads-itself": {
     withInjectedValues {
       $0.lazy(\.connection) { InjectedValues[\.connection] }
+    } operation: {
+      _ = InjectedValues[\.connection]
+    }
+  },
+  "lazy-factories-read-each-other": {
+    withInjectedValues {
+      $0.lazy(\.connection) { Connection(name: "port \(InjectedValues[PortKey.self])") }
+      $0.lazy(\.port) { InjectedValues[\.connection].name.count }
     } operation: {
       _ = InjectedValues[\.connection]
     }

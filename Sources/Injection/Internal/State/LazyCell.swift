@@ -440,7 +440,10 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
       fatalError(
         "Injection: \(cell.declaration) has an asynchronous teardown, which a synchronous "
           + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
-          + "withInjectedValues from an asynchronous function with `await`."
+          + "withInjectedValues from an asynchronous function with `await`. (In top-level code, "
+          + "such as main.swift, Swift picks the synchronous form even after `await`, and warns "
+          + "that no async operations occur there: write the operation as `{ () async in … }`, "
+          + "or move the call into an asynchronous function.)"
       )
     }
     return cell.claimAndOpen(scope: scope)
