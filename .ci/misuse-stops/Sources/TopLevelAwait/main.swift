@@ -25,14 +25,22 @@ await Task.yield()  // top-level code with `await`
 
 if CommandLine.arguments.dropFirst().first == "async-operation" {
   await withInjectedValues {
-    $0.lazy(\.connection) { Connection(name: "scoped") } teardown: { await $0.close() }
+    $0.lazy(\.connection) {
+      Connection(name: "scoped")
+    } teardown: {
+      await $0.close()
+    }
   } operation: { () async in
     print("read \(InjectedValues[\.connection].name)")
   }
 } else {
   // The warning "no 'async' operations occur within 'await' expression" is this case's point.
   await withInjectedValues {
-    $0.lazy(\.connection) { Connection(name: "scoped") } teardown: { await $0.close() }
+    $0.lazy(\.connection) {
+      Connection(name: "scoped")
+    } teardown: {
+      await $0.close()
+    }
   } operation: {
     print("read \(InjectedValues[\.connection].name)")
   }
