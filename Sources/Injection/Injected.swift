@@ -66,7 +66,10 @@ public struct Injected<Value>: Sendable {
   ///
   /// In a module whose declarations are isolated to the main actor by default, accessors on
   /// `InjectedValues` are too, and their key paths are not `Sendable`. Inside a main-actor type,
-  /// `@Injected` takes them anyway:
+  /// `@Injected` takes them anyway. (Swift 6.3.1 keeps that default isolation inside the
+  /// accessor's module only: write `@MainActor` on accessors that other modules use, or there
+  /// they are nonisolated and select the other initializer; Migrating.md, "Accessors that other
+  /// modules use".)
   ///
   /// ```swift
   /// @MainActor
@@ -76,8 +79,9 @@ public struct Injected<Value>: Sendable {
   /// ```
   ///
   /// Such a wrapper must be read and written on the main actor, which a main-actor type ensures;
-  /// used off the main actor, it stops the program with a message that says so. A key path that is `Sendable` (an accessor
-  /// that is not isolated) selects the other initializer, which any thread can use. This one
+  /// used off the main actor, it stops the program with a message that says so. A key path that
+  /// is `Sendable` (an accessor that is not isolated) selects the other initializer, which any
+  /// thread can use. This one
   /// exists in the Swift 6 language mode only, where key paths to isolated accessors are not
   /// `Sendable`.
   ///
