@@ -1,14 +1,19 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// What a new app target is compiled with: every declaration isolated to the main actor unless
-// it says otherwise, conformances of main-actor types isolated to the main actor, and
-// nonisolated async functions running on their caller's actor.
-let appSettings: [SwiftSetting] = [
-  .defaultIsolation(MainActor.self),
-  .enableUpcomingFeature("InferIsolatedConformances"),
-  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-]
+// What a new app target is compiled with in Xcode 26: default main-actor isolation, and the two
+// upcoming features of its "Approachable Concurrency" setting.
+let appSettings: [SwiftSetting] =
+  [
+    // SE-0466: every declaration is isolated to the main actor unless it says otherwise.
+    .defaultIsolation(MainActor.self)
+  ]
+  + [
+    // SE-0470: conformances of main-actor types are isolated to the main actor.
+    "InferIsolatedConformances",
+    // SE-0461: nonisolated async functions run on their caller's actor.
+    "NonisolatedNonsendingByDefault",
+  ].map { SwiftSetting.enableUpcomingFeature($0) }
 
 let package = Package(
   name: "MainActorApp",

@@ -1,5 +1,6 @@
 // A service that belongs to the main actor, created once as its key's default, and read by
-// main-actor code. In this module it needs no annotation at all.
+// main-actor code. In this module it needs no annotation; the accessor says `@MainActor` for the
+// test targets, which are other modules (see ThemeStore.swift).
 import Injection
 
 /// Which step of a guide has the focus: UI state, used on the main actor only.
@@ -22,6 +23,7 @@ private struct FocusCoordinatorKey: InjectionKey {
   static let currentValue = FocusCoordinator()
 }
 
+@MainActor
 extension InjectedValues {
   var focusCoordinator: FocusCoordinator {
     get { self[FocusCoordinatorKey.self] }

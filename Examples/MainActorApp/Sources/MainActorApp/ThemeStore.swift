@@ -1,6 +1,10 @@
 // Main-actor services with main-actor initializers, as every class of this module has unless it
 // says otherwise. Tests build their mocks with those initializers, in `.injecting` and in
 // `InjectedTestCase.injectValues(_:)`, as written.
+//
+// The accessors say `@MainActor` although the module's default says it already: the default
+// holds inside this module only, and the test targets are other modules. Written out, the
+// isolation holds there too, so a test cannot read them off the main actor without `await`.
 import Injection
 
 /// The app's colour theme: UI state, used on the main actor only.
@@ -37,6 +41,7 @@ private struct CartBadgeKey: InjectionKey {
   static let currentValue = CartBadge(count: 0)
 }
 
+@MainActor
 extension InjectedValues {
   var themeStore: ThemeStore {
     get { self[ThemeStoreKey.self] }

@@ -59,3 +59,7 @@ print(await profile.export())  // "- live data", rendered off the main actor
 print(InjectedValues[\.toastCenter].messages)  // ["Report exported"]
 print(ReportArchive().archive(["a", "b"]))
 print(CartScreen().title())  // "Cart (0), dark"
+
+let inbox = InboxModel()
+try await inbox.refresh()
+print(inbox.messages)  // ["live /inbox"]
