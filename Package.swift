@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// Swift 6.1 (Xcode 16.3) is the floor: InjectionTesting's traits conform to Swift Testing's
+// `TestScoping`, which arrived in 6.1. An older toolchain refuses this manifest before it builds.
 import PackageDescription
 
 let package = Package(

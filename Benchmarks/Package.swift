@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The benchmarks of Injection, in a package of their own so that they never appear in the graph

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // A client of the library as a shared library: `.ci/dynamic-library.sh` copies this package next
