@@ -236,23 +236,25 @@ struct InjectedValuesTests {
     #expect(InjectedValues.current.source(of: ResetSecondKey.self) == .defaultValue)
   }
 
-  @Test("resetAllGlobals removes every global value, however it was set")
-  func resetAllGlobalsRemovesEveryKey() async {
-    // It removes the global values of every test, so it runs in a process of its own.
-    await #expect(processExitsWith: .success) {
-      InjectedValues[\.seedResetAll] = "global"
-      InjectedValues[\.reset] = "global"
-      InjectedValues[ResetAllKey.self] = "global through Self[Key.self]"
-      guard InjectedValues.current.source(of: ResetAllKey.self) == .global else { exit(1) }
-      InjectedValues.resetAllGlobals()
-      guard InjectedValues[\.seedResetAll] == "default", InjectedValues[\.reset] == "default",
-        InjectedValues.current.source(of: \.seedResetAll) == .defaultValue
-      else { exit(2) }
-      // A removed key can be set again.
-      InjectedValues[\.seedResetAll] = "set again"
-      guard InjectedValues[\.seedResetAll] == "set again" else { exit(3) }
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("resetAllGlobals removes every global value, however it was set")
+    func resetAllGlobalsRemovesEveryKey() async {
+      // It removes the global values of every test, so it runs in a process of its own.
+      await #expect(processExitsWith: .success) {
+        InjectedValues[\.seedResetAll] = "global"
+        InjectedValues[\.reset] = "global"
+        InjectedValues[ResetAllKey.self] = "global through Self[Key.self]"
+        guard InjectedValues.current.source(of: ResetAllKey.self) == .global else { exit(1) }
+        InjectedValues.resetAllGlobals()
+        guard InjectedValues[\.seedResetAll] == "default", InjectedValues[\.reset] == "default",
+          InjectedValues.current.source(of: \.seedResetAll) == .defaultValue
+        else { exit(2) }
+        // A removed key can be set again.
+        InjectedValues[\.seedResetAll] = "set again"
+        guard InjectedValues[\.seedResetAll] == "set again" else { exit(3) }
+      }
     }
-  }
+  #endif
 
   // MARK: - Rule 6: seed-style accessors scope like instance ones
 

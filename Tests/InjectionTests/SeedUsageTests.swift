@@ -6,28 +6,30 @@ import Testing
 /// The seed's usage code, compiled unchanged in Swift 5 mode, checked from Swift 6.
 @Suite("Seed usage")
 struct SeedUsageTests {
-  @Test("The seed's test() prints what its comment says")
-  func seedTestPrintsNetworkProvider() async {
-    // `test()` sets global values, so it runs in a child process of its own.
-    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-      SeedUsage.test()
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("The seed's test() prints what its comment says")
+    func seedTestPrintsNetworkProvider() async {
+      // `test()` sets global values, so it runs in a child process of its own.
+      let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        SeedUsage.test()
+      }
+      let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+      #expect(output == "Data requested using the `NetworkProvider`\n")
     }
-    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-    #expect(output == "Data requested using the `NetworkProvider`\n")
-  }
 
-  @Test("The seed's global story: default, then a global override through the wrapper")
-  func seedGlobalStory() async {
-    let result = await #expect(processExitsWith: .success) {
-      let controller = TestDataStructure()
-      guard controller.networkProvider is RealSubClass else { exit(1) }
-      InjectedValues[\.networkProvider] = MockedSubClass()
-      guard controller.networkProvider is MockedSubClass else { exit(2) }
-      controller.networkProvider = RealSubClass()
-      guard InjectedValues[\.networkProvider] is RealSubClass else { exit(3) }
+    @Test("The seed's global story: default, then a global override through the wrapper")
+    func seedGlobalStory() async {
+      let result = await #expect(processExitsWith: .success) {
+        let controller = TestDataStructure()
+        guard controller.networkProvider is RealSubClass else { exit(1) }
+        InjectedValues[\.networkProvider] = MockedSubClass()
+        guard controller.networkProvider is MockedSubClass else { exit(2) }
+        controller.networkProvider = RealSubClass()
+        guard InjectedValues[\.networkProvider] is RealSubClass else { exit(3) }
+      }
+      #expect(result?.exitStatus == .exitCode(0))
     }
-    #expect(result?.exitStatus == .exitCode(0))
-  }
+  #endif
 
   @Test("The seed's Self[...] accessor overrides only the scope it is set in")
   func seedAccessorIsScoped() {
@@ -54,14 +56,16 @@ struct SeedUsageTests {
     }
   }
 
-  @Test("Assigning through a read-only view's wrapper stops with a clear message")
-  func readOnlyViewAssignmentStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      QuoteScreen().reader = QuoteStore(name: "nope")
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("Assigning through a read-only view's wrapper stops with a clear message")
+    func readOnlyViewAssignmentStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        QuoteScreen().reader = QuoteStore(name: "nope")
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(message.contains("cannot assign through @Injected("))
     }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("cannot assign through @Injected("))
-  }
+  #endif
 
   @Test("A type that is its own key is read with InjectedValues[Ticker.self]")
   func typeIsItsOwnKey() {
@@ -83,21 +87,23 @@ struct SeedUsageTests {
     }
   }
 
-  @Test("A non-mutating method sets the global value through the wrapper")
-  func nonMutatingSetterIsGlobal() async {
-    let result = await #expect(processExitsWith: .success) {
-      LanguageSettings().switchLanguage(to: "de")
-      guard InjectedValues[\.language] == "de" else { exit(1) }
-      // Scopes still win over the new global value.
-      let scoped = withInjectedValues {
-        $0.language = "it"
-      } operation: {
-        InjectedValues[\.language]
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A non-mutating method sets the global value through the wrapper")
+    func nonMutatingSetterIsGlobal() async {
+      let result = await #expect(processExitsWith: .success) {
+        LanguageSettings().switchLanguage(to: "de")
+        guard InjectedValues[\.language] == "de" else { exit(1) }
+        // Scopes still win over the new global value.
+        let scoped = withInjectedValues {
+          $0.language = "it"
+        } operation: {
+          InjectedValues[\.language]
+        }
+        guard scoped == "it" else { exit(2) }
       }
-      guard scoped == "it" else { exit(2) }
+      #expect(result?.exitStatus == .exitCode(0))
     }
-    #expect(result?.exitStatus == .exitCode(0))
-  }
+  #endif
 
   @Test("An optional dependency overridden with nil reads nil")
   func optionalOverriddenWithNil() {
