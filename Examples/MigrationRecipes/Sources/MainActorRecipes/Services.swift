@@ -4,7 +4,8 @@ import Injection
 import Observation
 
 // A main-actor singleton as the default of a main-actor key: it compiles as it is, because the
-// key's conformance is isolated to the main actor (`InferIsolatedConformances`).
+// key's conformance is isolated to the main actor (`InferIsolatedConformances`). A
+// `static var shared` compiles too, but the key keeps the first value it reads: make it a `let`.
 final class SharedAppState {
   static let shared = SharedAppState()
 
@@ -40,5 +41,52 @@ extension InjectedValues {
   var sessionStore: SessionStore {
     get { self[SessionStoreKey.self] }
     set { self[SessionStoreKey.self] = newValue }
+  }
+}
+
+// `@MainActor static var currentValue` needs only `var` → `let` here: the key is a main-actor key
+// already, so `@MainActor` changes nothing.
+final class ThemeStore {
+  private(set) var theme = "light"
+
+  func use(_ theme: String) { self.theme = theme }
+}
+
+private struct ThemeStoreKey: InjectionKey {
+  // Before: @MainActor static var currentValue = ThemeStore()
+  @MainActor static let currentValue = ThemeStore()
+}
+
+extension InjectedValues {
+  var themeStore: ThemeStore {
+    get { self[ThemeStoreKey.self] }
+    set { self[ThemeStoreKey.self] = newValue }
+  }
+}
+
+/// A stand-in for Combine's `Published`, of the same shape; see `Recipes/IsolatedInitializers`.
+@propertyWrapper
+struct Published<Value> {
+  final class Publisher {}
+  let projectedValue = Publisher()
+  var wrappedValue: Value
+}
+
+// A class with a property-wrapper stored property, as the default of a main-actor key: it
+// compiles as it is, initializer and all.
+final class CartStore {
+  @Published private(set) var items: [String] = []
+
+  func add(_ item: String) { items.append(item) }
+}
+
+private struct CartStoreKey: InjectionKey {
+  static let currentValue = CartStore()
+}
+
+extension InjectedValues {
+  var cartStore: CartStore {
+    get { self[CartStoreKey.self] }
+    set { self[CartStoreKey.self] = newValue }
   }
 }

@@ -1,14 +1,12 @@
 // A main-actor singleton as a key's default. A `static let` of a `@MainActor` class is isolated
 // to the main actor, so a key's `static let` cannot read it: "main actor-isolated default value
-// in a nonisolated context".
+// in a nonisolated context". `shared` becomes `nonisolated`, and a `static var shared` becomes a
+// `let` too: "'nonisolated' cannot be applied to mutable stored properties".
 import Injection
 
 @MainActor
 final class SharedAppState {
-  // Before: static let shared = SharedAppState()
-  // `nonisolated`, so that any thread may read it. Its initializer must be nonisolated too: this
-  // class declares none, and the one Swift writes is nonisolated (its stored properties'
-  // default values are); a class that declares `init()` marks it `nonisolated init()`.
+  // Before: static var shared = SharedAppState()
   nonisolated static let shared = SharedAppState()
 
   private(set) var isLoggedIn = false

@@ -1,5 +1,6 @@
-// Mocks that other mocks subclass. A class that is not `final` cannot conform to `Sendable`
-// (only `@unchecked Sendable`), so a `Sendable` protocol shuts out `class MockedNetworkProvider: APIRepo`.
+// Classes that are not `final`: "non-final class 'MockedNetworkProvider' cannot conform to the
+// 'Sendable' protocol". Such a class fits a `Sendable` protocol as a main-actor class, or with
+// `@unchecked Sendable`, which leaves its state and its subclasses' state to you.
 import Foundation  // NSLock
 import Injection
 
@@ -73,5 +74,42 @@ extension InjectedValues {
   var bannerPresenter: any BannerPresenter {
     get { self[BannerPresenterKey.self] }
     set { self[BannerPresenterKey.self] = newValue }
+  }
+}
+
+// A class that is not a mock, with subclasses. `@unchecked Sendable` is honest here because the
+// class is immutable after `init`: every stored property, its own and every subclass's, is a
+// `let` of a `Sendable` type. A subclass that adds a `var` would compile just as silently.
+protocol Uploading: Sendable {
+  func destination(for name: String) -> String
+}
+
+// Before: class Uploader: Uploading {
+class Uploader: Uploading, @unchecked Sendable {
+  // Safe: immutable after `init`. Subclasses add only `let`s of `Sendable` types.
+  let baseURL: String
+
+  init(baseURL: String) {
+    self.baseURL = baseURL
+  }
+
+  func destination(for name: String) -> String { "\(baseURL)/\(name)" }
+}
+
+// Before: final class MirrorUploader: Uploader {
+final class MirrorUploader: Uploader, @unchecked Sendable {
+  let mirrorURL = "https://mirror.example.com"
+
+  override func destination(for name: String) -> String { "\(mirrorURL)/\(name)" }
+}
+
+struct UploaderKey: InjectionKey {
+  static let currentValue: any Uploading = Uploader(baseURL: "https://example.com")
+}
+
+extension InjectedValues {
+  var uploader: any Uploading {
+    get { self[UploaderKey.self] }
+    set { self[UploaderKey.self] = newValue }
   }
 }

@@ -49,4 +49,29 @@ struct MainActorRecipesTests {
     }.value
     #expect(read === mock)
   }
+
+  @Test(
+    "A @MainActor static let key, and a class with a wrapped property, as main-actor defaults",
+    .injecting { $0.cartStore = CartStore() }
+  )
+  func mainActorDefaults() {
+    InjectedValues[\.themeStore].use("dark")
+    #expect(InjectedValues[\.themeStore].theme == "dark")
+    InjectedValues[\.cartStore].add("tea")
+    #expect(InjectedValues[\.cartStore].items == ["tea"])
+  }
+
+  @Test(
+    "Nonisolated classes behind a lock, or immutable, are read off the main actor",
+    .injecting {
+      $0.priceFormatter = PriceFormatter()
+      $0.uploader = MirrorUploader(baseURL: "https://a.example")
+    }
+  )
+  func nonisolatedClasses() async {
+    let (price, destination) = await priceAndDestination(of: 2.5, file: "photo")
+    #expect(destination == "https://mirror.example.com/photo")
+    #expect(price == InjectedValues[\.priceFormatter].format(2.5))
+    #expect(InjectedValues[\.priceFormatter].formattedCount == 2)
+  }
 }

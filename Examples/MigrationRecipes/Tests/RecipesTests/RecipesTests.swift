@@ -98,4 +98,86 @@ struct RecipesTests {
     let unscoped = await Task.detached { InjectedValues[\.tokenStore] }.value
     #expect(InjectedValues[\.tokenStore] !== unscoped, "the test's own store")
   }
+
+  @Test("A main-actor service with a nonisolated init is created off the main actor")
+  func nonisolatedInit() async {
+    let offMain = await Task.detached { InjectedValues[\.focusCoordinator] }.value
+    #expect(offMain === InjectedValues[\.focusCoordinator])
+    await offMain.focus("welcome")
+    #expect(await offMain.focusedStep == "welcome")
+  }
+
+  @Test("A main-actor key creates its default on the main actor, and scopes override it")
+  @MainActor
+  func mainActorKey() async {
+    #expect(GuideViewModel().firstStep == "welcome")
+    let mock = GuideController()
+    mock.reload()
+    await withInjectedValues {
+      $0.guideController = mock
+    } operation: {
+      #expect(InjectedValues[\.guideController] === mock)
+      #expect(await firstGuideStep() == "welcome")
+    }
+  }
+
+  @Test(
+    "A key that was @MainActor static var reads on any thread once it is a plain static let",
+    .injecting { $0.themeStore = ThemeStore() }
+  )
+  func formerMainActorKey() async {
+    let scoped = InjectedValues[\.themeStore]
+    let offMain = await Task { @concurrent in InjectedValues[\.themeStore] }.value
+    #expect(offMain === scoped)
+    await scoped.use("dark")
+    #expect(await scoped.theme == "dark")
+    let unscoped = await Task.detached { InjectedValues[\.themeStore] }.value
+    #expect(unscoped !== scoped, "the default, outside the test's scope")
+  }
+
+  @Test(
+    "A class with a property-wrapper stored property and a nonisolated init is a default",
+    .injecting { $0.cartStore = CartStore() }
+  )
+  func wrappedProperties() async {
+    let defaultStore = await Task.detached { InjectedValues[\.cartStore] }.value
+    #expect(defaultStore !== InjectedValues[\.cartStore])
+    await InjectedValues[\.cartStore].add("tea")
+    #expect(await InjectedValues[\.cartStore].items == ["tea"])
+    #expect(await defaultStore.items.isEmpty)
+  }
+
+  @Test(
+    "A lazy var behind the lock is created once, by whichever task uses it first",
+    .injecting { $0.priceFormatter = PriceFormatter() }
+  )
+  func lazyVarBehindALock() async {
+    let formatted = await withTaskGroup(of: String.self) { group in
+      for _ in 0..<50 {
+        group.addTask { InjectedValues[\.priceFormatter].format(2.5) }
+      }
+      return await group.reduce(into: Set<String>()) { $0.insert($1) }
+    }
+    #expect(formatted.count == 1)
+    #expect(InjectedValues[\.priceFormatter].formattedCount == 50)
+  }
+
+  @Test(
+    "A non-final class, immutable after init, and its subclass stand in for each other",
+    arguments: [
+      Uploader(baseURL: "https://a.example"),
+      MirrorUploader(baseURL: "https://a.example"),
+    ]
+  )
+  func nonFinalClasses(uploader: Uploader) async {
+    let expected = uploader.destination(for: "photo")
+    await withInjectedValues {
+      $0.uploader = uploader
+    } operation: {
+      let offMain = await Task { @concurrent in
+        InjectedValues[\.uploader].destination(for: "photo")
+      }.value
+      #expect(offMain == expected)
+    }
+  }
 }
