@@ -19,15 +19,23 @@
 # In-page links: a guide links to its own headings the way a code-hosting site names them,
 # lowercased (`[text](#entering-a-scope)`), while DocC keeps a heading's case
 # (`#Entering-a-scope`). The catalog copy gets DocC's form; a link to no heading of the guide
-# fails the build. A link to another guide, `[text](Rules.md)`, becomes a link to its article.
+# fails the build. A link to another guide, `[text](Rules.md)` or `[text](Rules.md#a-heading)`,
+# becomes a link to its article or to that heading of it.
 #
-# The site's root (/) redirects to /documentation/, where the site starts. Check the links of
-# the built site with: python3 Docs/check-links.py
+# The page at /documentation/, where the site starts, is the Injection catalog's Landing article
+# above the list of modules; the root (/) redirects to it. Check the links of the built site
+# with `python3 Docs/check-links.py`, and the width of its code with
+# `python3 .ci/check-code-width.py`.
+#
+# Environment: DOCS_BUILD_DIR=DIR writes everything to DIR instead of .build (the site goes to
+# DIR/docs-site); DOCS_REUSE_SYMBOL_GRAPHS=1 skips the compile and reuses the last build's symbol
+# graphs, which is enough when only the catalogs or the guides changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=".build/docs-site"
-graphs=".build/symbol-graphs"
+build="$(mkdir -p "${DOCS_BUILD_DIR:-.build}" && cd "${DOCS_BUILD_DIR:-.build}" && pwd)"
+out="$build/docs-site"
+graphs="$build/symbol-graphs"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -91,15 +99,21 @@ anchors() {
 import os, re, sys
 source, path = sys.argv[1], sys.argv[2]
 text = open(path, encoding="utf-8").read()
-headings, fence = {}, False
-for line in text.split("\n"):
-    if line.lstrip().startswith("```"):
-        fence = not fence
-    elif not fence and re.match(r"#{1,6} ", line):
-        title = re.sub(r"^#+ ", "", line).strip()
-        plain = title.replace("`", "")
-        slug = re.sub(r"[^\w\- ]", "", plain.lower()).replace(" ", "-")
-        headings[slug] = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", plain).strip())
+
+def headings_of(markdown):
+    """A guide's headings: the lowercase anchor a code-hosting site gives each, mapped to DocC's."""
+    headings, fence = {}, False
+    for line in markdown.split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"#{1,6} ", line):
+            title = re.sub(r"^#+ ", "", line).strip()
+            plain = title.replace("`", "")
+            slug = re.sub(r"[^\w\- ]", "", plain.lower()).replace(" ", "-")
+            headings[slug] = re.sub(r"\s+", "-", re.sub(r"[^\w\s-]", "", plain).strip())
+    return headings
+
+headings = headings_of(text)
 failed = False
 def rewrite(match):
     global failed
@@ -110,16 +124,25 @@ def rewrite(match):
         return match.group(0)
     return f"](#{headings[slug]})"
 text = re.sub(r"\]\(#([^)\s]+)\)", rewrite, text)
-# Links to other guides, `[text](Rules.md)`, become links to their articles.
+# Links to other guides, `[text](Rules.md)` or `[text](Rules.md#a-heading)`, become links to their
+# articles and their headings.
 def guide_link(match):
     global failed
-    name = match.group(1)
-    if not os.path.isfile(os.path.join(os.path.dirname(source), name + ".md")):
+    name, slug = match.group(1), match.group(2)
+    target = os.path.join(os.path.dirname(source), name + ".md")
+    if not os.path.isfile(target):
         print(f"{source}: the link to {name}.md names no guide in Docs/", file=sys.stderr)
         failed = True
         return match.group(0)
-    return f"](doc:{name})"
-text = re.sub(r"\]\(([A-Za-z0-9_-]+)\.md\)", guide_link, text)
+    if slug is None:
+        return f"](doc:{name})"
+    anchors = headings_of(open(target, encoding="utf-8").read())
+    if slug not in anchors:
+        print(f"{source}: the link to {name}.md#{slug} names no heading of {name}.md", file=sys.stderr)
+        failed = True
+        return match.group(0)
+    return f"](doc:{name}#{anchors[slug]})"
+text = re.sub(r"\]\(([A-Za-z0-9_-]+)\.md(?:#([^)\s]+))?\)", guide_link, text)
 open(path, "w", encoding="utf-8").write(text)
 sys.exit(1 if failed else 0)
 PY
@@ -147,13 +170,15 @@ if compgen -G "Docs/Images/*" >/dev/null; then
   cp Docs/Images/* "$work/Injection.docc/Resources/"
 fi
 
-rm -rf "$graphs" && mkdir -p "$graphs"
-# The compiler writes symbol graphs only when it compiles a module: build from scratch.
-rm -rf .build/docs
-swift build --target InjectionTesting --scratch-path .build/docs \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-  -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
-  -Xswiftc -emit-extension-block-symbols >/dev/null
+if [[ "${DOCS_REUSE_SYMBOL_GRAPHS:-}" != 1 || ! -f "$graphs/Injection.symbols.json" ]]; then
+  rm -rf "$graphs" && mkdir -p "$graphs"
+  # The compiler writes symbol graphs only when it compiles a module: build from scratch.
+  rm -rf "$build/docs"
+  swift build --target InjectionTesting --scratch-path "$build/docs" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+    -Xswiftc -emit-extension-block-symbols >/dev/null
+fi
 
 # convert MODULE CATALOG: one archive per module, from that module's own symbol graphs.
 convert() {
@@ -174,8 +199,96 @@ convert InjectionTesting Sources/InjectionTesting/InjectionTesting.docc
 
 rm -rf "$out"
 docc merge "$work/Injection.doccarchive" "$work/InjectionTesting.doccarchive" \
-  --synthesized-landing-page-name Injection --output-path "$work/Combined.doccarchive"
+  --synthesized-landing-page-name Injection --synthesized-landing-page-topics-style list \
+  --output-path "$work/Combined.doccarchive"
 docc process-archive transform-for-static-hosting "$work/Combined.doccarchive" --output-path "$out"
+
+# Two finishing touches that this DocC cannot make itself.
+# - The landing page. `docc merge` writes /documentation/ as a bare list of the modules. The
+#   Injection catalog's Landing article (converted with the catalog, so its links are checked)
+#   gives that page its abstract and overview, above the list; the article's own page goes.
+# - Display names in the sidebar. A `@DisplayName` sets a symbol's title on its page and in
+#   links, and DocC documents that it sets the sidebar's too, but for Swift symbols this DocC
+#   still lists the declaration (swiftlang/swift-docc#176), so overloads look alike there once
+#   truncated. Each sidebar entry whose page has a display name from the catalogs takes it.
+python3 - "$out" Sources/Injection/Injection.docc Sources/InjectionTesting/InjectionTesting.docc <<'PY'
+import glob, json, os, re, shutil, sys
+site, catalogs = sys.argv[1], sys.argv[2:]
+data = os.path.join(site, "data")
+
+def load(path):
+    with open(path, encoding="utf-8") as file:
+        return json.load(file)
+
+def save(path, value):
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(value, file, ensure_ascii=False, separators=(",", ":"))
+
+landing_url = "/documentation/injection/landing"
+landing_path = os.path.join(data, landing_url.lstrip("/") + ".json")
+landing = load(landing_path)
+landing_id = landing["identifier"]["url"]
+root_path = os.path.join(data, "documentation.json")
+root = load(root_path)
+root["abstract"] = landing["abstract"]
+root["primaryContentSections"] = landing["primaryContentSections"]
+root["references"].update(
+    (key, value) for key, value in landing.get("references", {}).items() if key != landing_id)
+for section in root.get("topicSections", []):
+    section.setdefault("title", "Modules")
+save(root_path, root)
+os.remove(landing_path)
+shutil.rmtree(os.path.join(site, landing_url.lstrip("/")))
+
+# No page lists the landing article any more, and no topic list names a page twice (DocC lists
+# the `Trait Implementations` of a type that is both a test and a suite trait once for each).
+for path in glob.glob(os.path.join(data, "**", "*.json"), recursive=True):
+    page = load(path)
+    changed = page.get("references", {}).pop(landing_id, None) is not None
+    for key in ("topicSections", "seeAlsoSections"):
+        sections = []
+        for section in page.get(key, []):
+            identifiers = [i for i in dict.fromkeys(section.get("identifiers", [])) if i != landing_id]
+            changed |= identifiers != section.get("identifiers", [])
+            if identifiers:
+                sections.append(dict(section, identifiers=identifiers))
+        if key in page:
+            page[key] = sections
+    if changed:
+        save(path, page)
+
+names = set()
+for catalog in catalogs:
+    for path in glob.glob(os.path.join(catalog, "**", "*.md"), recursive=True):
+        names.update(re.findall(r'@DisplayName\("([^"]+)"', open(path, encoding="utf-8").read()))
+
+def tidy(children):
+    """Drops the landing article and repeated pages, gives display names, and drops group markers
+    left empty."""
+    kept, seen = [], set()
+    for child in children:
+        if child.get("path") == landing_url or child.get("path") in seen:
+            continue
+        if child.get("path"):
+            seen.add(child["path"])
+        page = os.path.join(data, child.get("path", "").lstrip("/") + ".json")
+        if child.get("type") not in ("article", "groupMarker") and os.path.isfile(page):
+            title = load(page).get("metadata", {}).get("title")
+            if title in names:
+                child["title"] = title
+        if "children" in child:
+            child["children"] = tidy(child["children"])
+        kept.append(child)
+    return [child for index, child in enumerate(kept)
+            if child.get("type") != "groupMarker"
+            or (index + 1 < len(kept) and kept[index + 1].get("type") != "groupMarker")]
+
+index_path = os.path.join(site, "index", "index.json")
+index = load(index_path)
+for language, roots in index["interfaceLanguages"].items():
+    index["interfaceLanguages"][language] = tidy(roots)
+save(index_path, index)
+PY
 # The root page of the static site is DocC's page for unknown addresses: send readers on to the
 # documentation instead. The relative address works under any hosting path.
 cat >"$out/index.html" <<'HTML'
