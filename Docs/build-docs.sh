@@ -203,7 +203,7 @@ docc merge "$work/Injection.doccarchive" "$work/InjectionTesting.doccarchive" \
   --output-path "$work/Combined.doccarchive"
 docc process-archive transform-for-static-hosting "$work/Combined.doccarchive" --output-path "$out"
 
-# Two finishing touches that this DocC cannot make itself.
+# Finishing touches that this DocC cannot make itself.
 # - The landing page. `docc merge` writes /documentation/ as a bare list of the modules. The
 #   Injection catalog's Landing article (converted with the catalog, so its links are checked)
 #   gives that page its abstract and overview, above the list; the article's own page goes.
