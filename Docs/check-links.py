@@ -15,7 +15,11 @@ page, on:
 - an in-page anchor (`#Name`, or `page#Name`) that the page it points into does not have. Each
   abstract shown in a topic list on a page is checked as shown there, so an abstract's `#Name`
   must exist on every page that lists it;
-- a site root that does not lead to the documentation.
+- a site root that does not lead to the documentation;
+- two entries of one list in the sidebar that look alike: at 1280 px the sidebar shows about 32
+  characters of a title and cuts the rest, so entries under one parent must differ in their
+  first 28 characters, a margin for wide letters (overloads get a `@DisplayName` in the
+  catalogs to tell them apart).
 """
 import json
 import os
@@ -168,8 +172,31 @@ if not os.path.isfile(root) or "documentation/" not in open(root, encoding="utf-
 if not exists("/documentation"):
     problems.append("the site has no /documentation/ landing page")
 
+# Entries of one list in the sidebar differ where the sidebar shows them.
+SHOWN = 28
+
+
+def sidebar(children, parent):
+    shown = {}
+    for child in children:
+        if child.get("type") == "groupMarker":
+            continue
+        title, path = child.get("title", ""), child.get("path")
+        other = shown.setdefault(title[:SHOWN], (title, path))
+        if other[1] != path:
+            problems.append(f"sidebar, under {parent}: '{other[0]}' and '{title}' look alike (it "
+                            "shows about 32 characters); give them display names that differ sooner")
+        sidebar(child.get("children", []), title)
+
+
+index_path = os.path.join(site, "index", "index.json")
+if os.path.isfile(index_path):
+    with open(index_path, encoding="utf-8") as file:
+        for roots in json.load(file).get("interfaceLanguages", {}).values():
+            sidebar(roots, "the top")
+
 for problem in problems:
     print(f"check-links: {problem}", file=sys.stderr)
 if problems:
-    sys.exit(f"check-links: {len(problems)} broken links in {site}")
+    sys.exit(f"check-links: {len(problems)} broken links or look-alike sidebar entries in {site}")
 print(f"check-links: {len(pages)} pages, every link resolves")
