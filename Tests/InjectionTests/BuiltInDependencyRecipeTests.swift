@@ -6,13 +6,13 @@ import Testing
 // "Unimplemented test values", as the guide writes them. The keys are private to this file, so
 // no other test reads them.
 
-/// Sleeps return at once and move `now` to their deadline, so tests never wait.
+/// Sleeps return at once and move `now` to their deadline.
 private final class TestClock: Clock, @unchecked Sendable {
   struct Instant: InstantProtocol {
     var offset: Duration
-    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func advanced(by d: Duration) -> Self { .init(offset: offset + d) }
     func duration(to other: Instant) -> Duration { other.offset - offset }
-    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    static func < (a: Self, b: Self) -> Bool { a.offset < b.offset }
   }
 
   // Safe: `current` is only touched under `lock`.
@@ -28,7 +28,7 @@ private final class TestClock: Clock, @unchecked Sendable {
   }
 }
 
-/// 00000000-0000-0000-0000-000000000000, then …0001, and so on: make one per test.
+/// 00000000-0000-0000-0000-000000000000, then …0001: one per test.
 private func incrementingUUIDs() -> @Sendable () -> UUID {
   let lock = NSLock()
   nonisolated(unsafe) var count = 0  // Safe: only touched under `lock`.
@@ -66,7 +66,7 @@ private struct LiveRecipeAPIClient: RecipeAPIClient {
 /// Fails the test that calls it.
 private struct UnimplementedAPIClient: RecipeAPIClient {
   func fetch(_ path: String) -> String {
-    Issue.record("APIClient.fetch(\"\(path)\") was called; this test should not fetch")
+    Issue.record("APIClient.fetch(\(path)) is not implemented")
     return ""
   }
 }
@@ -201,7 +201,7 @@ struct BuiltInDependencyRecipeTests {
       withKnownIssue {
         _ = InjectedValues[\.recipeAPIClient].fetch("/cart")
       } matching: { issue in
-        issue.comments.contains { $0.rawValue.contains("fetch(\"/cart\") was called") }
+        issue.comments.contains { $0.rawValue.contains("fetch(/cart) is not implemented") }
       }
     }
   }
