@@ -9,7 +9,6 @@
 _Thread_local void *injection_thread_context = 0;
 
 _Atomic(uintptr_t) injection_global_table = 0;
-_Atomic(uintptr_t) injection_task_head_local = 0;
 
 _Atomic(uint32_t) injection_snapshot_layer_count = 0;
 _Atomic(uintptr_t) injection_build_count = 0;

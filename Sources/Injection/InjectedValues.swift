@@ -33,18 +33,9 @@
 /// overrides only: global values and defaults are looked up when a key is read, so a global
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
-  /// The innermost override; it links to the others. See `Node` for the layout.
-  ///
-  /// The first stored property, which `headAddress(at:)` relies on (a test checks it).
+  /// The innermost override; it links to the others. See `Node` for the layout. Inside an
+  /// update closure, `$0`'s head is the closure's `UpdateBuilder`.
   @usableFromInline var head: Node?
-
-  /// The address of the node that the value at `values` starts from, 0 for none, loaded without
-  /// retaining it: for comparing chains. `head` is the value's first stored property, and an
-  /// optional reference stores `nil` as 0.
-  @inlinable
-  static func headAddress(at values: UnsafeMutablePointer<InjectedValues>) -> UInt {
-    UnsafeRawPointer(values).load(as: UInt.self)
-  }
   /// Where writes to this value are recorded as set, and the layer of the nodes they add (see
   /// `OverrideSite.layer`): a write replaces a node of the same layer at the top of the chain
   /// instead of hiding it. `nil` until the first write to a snapshot, which then takes the
@@ -99,6 +90,7 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
+      if let head, head.kind == .builder { return writeThroughBuilder(newValue, for: Key.self) }
       let (next, site) = startWrite(of: Self._key(Key.self))
       finishWrite(Box<Key>(consume newValue, next: consume next, site: site))
     }
@@ -123,11 +115,8 @@ public struct InjectedValues: Sendable {
   /// ```
   ///
   /// A seed-style setter cannot tell which value it was called on: it writes into the values of
-  /// the update closure running in the current task, if any, else the global value. See
-  /// "Seed-style accessors" in the rules. Since it writes without going through `$0`, a release
-  /// build may not see the write in a later read of `$0` itself in the same closure (a copy of
-  /// `$0`, `$0[Key.self]`); reads through this subscript and the scope's operation see it, unless
-  /// the closure later assigns `$0` a whole value.
+  /// the update closure that the current code runs, if any, else the global value. See
+  /// "Seed-style accessors" in the rules.
   ///
   /// - Parameter key: The key type of the dependency.
   /// - Returns: The dependency's value.
@@ -201,13 +190,10 @@ public struct InjectedValues: Sendable {
   /// ```
   ///
   /// A snapshot holds overrides only; global values and defaults are still looked up when a
-  /// key is read. Inside an update closure, `current` is a copy of the values being built.
+  /// key is read. Inside an update closure, `current` is a copy of `$0`: it refers to the values
+  /// being built (see "Update closures" in the rules).
   public static var current: InjectedValues {
-    if let values = valuesBeingBuilt {
-      let copy = values.pointee
-      if copy.head != nil { copy.keepAliveWhileBuilding() }
-      return copy
-    }
+    if let builder = runningBuilder { return InjectedValues(head: builder) }
     return InjectedValues(head: resolvedHead)
   }
 

@@ -21,9 +21,36 @@ private struct HandOffKey: InjectionKey {
       _ = InjectedValues[HandOffKey.self]  // waits for this very initialization
       done.signal()
     }
-    done.wait()
+    // Gives up after 7 seconds, past the 5 after which the library prints its message.
+    _ = done.wait(timeout: .now() + .seconds(7))
     return 1
   }()
+}
+
+// MARK: - Two values built on first use whose factories read each other, on two threads
+
+private struct RingLazyAKey: InjectionKey { static let currentValue = 0 }
+private struct RingLazyBKey: InjectionKey { static let currentValue = 0 }
+
+extension InjectedValues {
+  fileprivate var ringLazyA: Int {
+    get { self[RingLazyAKey.self] }
+    set { self[RingLazyAKey.self] = newValue }
+  }
+
+  fileprivate var ringLazyB: Int {
+    get { Self[RingLazyBKey.self] }
+    set { Self[RingLazyBKey.self] = newValue }
+  }
+}
+
+// MARK: - A slow computed default that two threads read at once, with no cycle
+
+private struct SlowComputedKey: InjectionKey {
+  static var currentValue: Int {
+    usleep(5_500_000)
+    return 6
+  }
 }
 
 // MARK: - A factory that waits for a task that reads its own value
@@ -41,7 +68,7 @@ extension InjectedValues {
 
 // MARK: - Slow defaults that many threads wait for, with no cycle
 
-/// Takes about 1.2 seconds, longer than two scans of the watchdog.
+/// Takes about 1.2 seconds.
 private struct SlowInnerKey: InjectionKey {
   static let currentValue: Int = {
     usleep(1_200_000)
@@ -84,71 +111,77 @@ private struct RingCKey: InjectionKey {
   }()
 }
 
-#if DEBUG
-  @Suite("Cycles through other threads, in debug builds")
-  struct CrossThreadCycleTests {
-    @Test("A default that waits for a read of its own key on another thread stops with a message")
-    func defaultWaitingForItsOwnKeyStops() async {
-      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        _ = InjectedValues[HandOffKey.self]
-      }
-      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-      #expect(
-        message.contains(
-          "Injection: the default of HandOffKey has been under construction for 5 seconds"
-        ),
-        "stderr: \(message)"
-      )
-      #expect(message.contains("may go through another thread"), "stderr: \(message)")
-    }
+/// How often `text` contains `part`.
+private func occurrences(of part: String, in text: String) -> Int {
+  text.components(separatedBy: part).count - 1
+}
 
-    @Test("A factory that waits for a task reading its own value stops with the declaration site")
-    func factoryWaitingForItsOwnValueStops() async {
-      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        withInjectedValues {
+#if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+  @Suite("Waits for another thread's work, and cycles through other threads")
+  struct CrossThreadCycleTests {
+    @Test(
+      "A factory that waits for a task reading its own value prints one message naming its site, and goes on"
+    )
+    func factoryWaitingForItsOwnValueReportsAndWaits() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        let value = withInjectedValues {
           $0.lazy(\.handOffLazy) {
             let done = DispatchSemaphore(value: 0)
             Task {
               _ = InjectedValues[\.handOffLazy]  // waits for this very factory
               done.signal()
             }
-            done.wait()
+            // Gives up after 7 seconds, past the 5 after which the library prints its message.
+            _ = done.wait(timeout: .now() + .seconds(7))
             return 1
           }
         } operation: {
-          _ = InjectedValues[\.handOffLazy]
+          InjectedValues[\.handOffLazy]
         }
+        if value != 1 { exit(2) }
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(
-        message.contains(
-          "Injection: HandOffLazyKey, declared with lazy(_:_:) at "
-            + "InjectionTests/CrossThreadCycleTests.swift:"
-        ),
+        occurrences(
+          of: "Injection: HandOffLazyKey, declared with lazy(_:_:) at "
+            + "InjectionTests/CrossThreadCycleTests.swift:",
+          in: message
+        ) == 1,
         "stderr: \(message)"
       )
       #expect(
         message.contains("seems to wait for a read of its own value on another thread or task"),
         "stderr: \(message)"
       )
+      #expect(message.contains("may go through another thread"), "stderr: \(message)")
     }
 
-    @Test("A cycle of three static let defaults entered from three threads stops with the chain")
-    func threeThreadRingStops() async {
+    @Test("Two factories that read each other's values on two threads stop with the chain")
+    func twoThreadLazyRingStops() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        // Threads of their own: the three spin until all have started, more than GCD may run.
-        let threads = [
-          startThread { _ = InjectedValues[RingAKey.self] },
-          startThread { _ = InjectedValues[RingBKey.self] },
-          startThread { _ = InjectedValues[RingCKey.self] },
-        ]
-        for thread in threads { pthread_join(thread, nil) }
+        let started = AtomicCounter()
+        let waitForBoth: @Sendable () -> Void = {
+          started.increment()
+          while started.value < 2 { sched_yield() }
+        }
+        withInjectedValues {
+          $0.lazy(\.ringLazyA) {
+            waitForBoth()
+            return InjectedValues[\.ringLazyB] + 1
+          }
+          $0.lazy(\.ringLazyB) {
+            waitForBoth()
+            return InjectedValues[\.ringLazyA] + 1
+          }
+        } operation: {
+          let readA = InjectedValues.current.bind { _ = InjectedValues[\.ringLazyA] }
+          let readB = InjectedValues.current.bind { _ = InjectedValues[\.ringLazyB] }
+          joinOnThisThread([startThread(readA), startThread(readB)])
+        }
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       let chains = [
-        "RingAKey → RingBKey → RingCKey → RingAKey",
-        "RingBKey → RingCKey → RingAKey → RingBKey",
-        "RingCKey → RingAKey → RingBKey → RingCKey",
+        "RingLazyAKey → RingLazyBKey → RingLazyAKey", "RingLazyBKey → RingLazyAKey → RingLazyBKey",
       ]
       #expect(chains.contains(cycleChain(in: message) ?? ""), "stderr: \(message)")
     }
@@ -166,10 +199,66 @@ private struct RingCKey: InjectionKey {
             results.withLock { $0.append(value) }
           }
         }
-        group.wait()
+        waitOnThisThread(group)
         if results.withLock({ $0.sorted() }) != [2, 2, 3, 3] { exit(2) }
-        usleep(1_200_000)  // two more scans of the watchdog, with every chain empty
       }
+    }
+
+    @Test("Two threads that read a slow computed default at once both finish")
+    func slowComputedDefaultOnTwoThreads() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        let threads = [
+          startThread { if InjectedValues[SlowComputedKey.self] != 6 { exit(2) } },
+          startThread { if InjectedValues[SlowComputedKey.self] != 6 { exit(2) } },
+        ]
+        joinOnThisThread(threads)
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      // In debug builds the two take turns, and the one that waits says so, once.
+      #expect(occurrences(of: "Injection: the default of SlowComputedKey", in: message) <= 1)
+      #expect(!message.contains("dependency cycle detected"), "stderr: \(message)")
+    }
+  }
+#endif
+
+#if DEBUG && (os(macOS) || os(Linux))
+  @Suite("Cycles among defaults through other threads, in debug builds")
+  struct CrossThreadDefaultCycleTests {
+    @Test(
+      "A default that waits for a read of its own key on another thread prints one message, and goes on"
+    )
+    func defaultWaitingForItsOwnKeyReportsAndWaits() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        if InjectedValues[HandOffKey.self] != 1 { exit(2) }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        occurrences(
+          of: "Injection: the default of HandOffKey has been under construction for 5 seconds",
+          in: message
+        ) == 1,
+        "stderr: \(message)"
+      )
+      #expect(message.contains("may go through another thread"), "stderr: \(message)")
+    }
+
+    @Test("A cycle of three static let defaults entered from three threads stops with the chain")
+    func threeThreadRingStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        // Threads of their own: the three spin until all have started, more than GCD may run.
+        joinOnThisThread([
+          startThread { _ = InjectedValues[RingAKey.self] },
+          startThread { _ = InjectedValues[RingBKey.self] },
+          startThread { _ = InjectedValues[RingCKey.self] },
+        ])
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      let chains = [
+        "RingAKey → RingBKey → RingCKey → RingAKey",
+        "RingBKey → RingCKey → RingAKey → RingBKey",
+        "RingCKey → RingAKey → RingBKey → RingCKey",
+      ]
+      #expect(chains.contains(cycleChain(in: message) ?? ""), "stderr: \(message)")
     }
   }
 #endif

@@ -7,40 +7,100 @@ private struct CellLabelKey: InjectionKey {
   static let currentValue = 0
 }
 
-/// The phases of `LazyCell`, driven directly: races that the public API reaches only rarely.
-@Suite("A value built once per scope, phase by phase")
-struct LazyCellTests {
-  @Test(
-    "A read that arrives while its scope starts the cell again waits for it instead of stopping"
+private let site = OverrideSite(.scope, depth: 1, fileID: #fileID, line: #line)
+
+/// A cell whose factory counts its runs and, if `gate` is given, waits for it first.
+private func countingCell(
+  builds: AtomicCounter,
+  started: DispatchSemaphore? = nil,
+  gate: DispatchSemaphore? = nil
+) -> LazyCell<Int> {
+  LazyCell<Int>(
+    key: CellLabelKey.self,
+    site: site,
+    make: {
+      started?.signal()
+      gate?.wait()
+      builds.increment()
+      return 42
+    },
+    teardown: .none
   )
-  func readWhileTheScopeRestartsTheCell() {
-    let site = OverrideSite(.scope, depth: 1, fileID: #fileID, line: #line)
-    for round in 1...200 {
-      let cell = LazyCell<Int>.make(
-        key: CellLabelKey.self,
-        site: site,
-        make: { round },
-        teardown: .none
-      )
-      #expect(cell.claimAndOpen(scope: nil))
-      let shared = UncheckedSendable(cell)
-      let result = Locked<Int?>(nil)
-      let done = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
-        let value = shared.value.value()
-        result.withLock { $0 = value }
-        done.signal()
+}
+
+/// The states of `LazyCell`, driven directly: orders that the public API reaches only by chance.
+@Suite("A value built once per scope, state by state")
+struct LazyCellTests {
+  @Test("One scope opens a declaration; the value is built once and closed once")
+  func openBuildClose() {
+    let builds = AtomicCounter()
+    let cell = countingCell(builds: builds)
+    #expect(cell.pendingTeardownOrder == nil, "declared: nothing to tear down")
+    #expect(cell.open(seeing: nil))
+    #expect(!cell.open(seeing: nil), "a second scope cannot take the same declaration")
+    #expect(cell.value() == 42)
+    #expect(cell.value() == 42)
+    #expect(builds.value == 1)
+    #expect(cell.pendingTeardownOrder != nil, "built: its teardown is due")
+    cell.tearDown()
+    #expect(cell.pendingTeardownOrder == nil, "torn down once")
+    #expect(cell.value() == 42, "still readable after its teardown, until it closes")
+    #expect(!cell.close(), "its teardown has run")
+    #expect(!cell.close(), "a second close has nothing to do")
+  }
+
+  @Test("A value built but not torn down when it closes is reported for its teardown")
+  func closeReportsAPendingTeardown() {
+    let cell = countingCell(builds: AtomicCounter())
+    #expect(cell.open(seeing: nil))
+    _ = cell.value()
+    #expect(cell.close())
+  }
+
+  @Test("Readers on other threads wait for one build and get its value")
+  func readersWaitForTheBuild() {
+    for _ in 0..<20 {
+      let builds = AtomicCounter()
+      let started = DispatchSemaphore(value: 0)
+      let gate = DispatchSemaphore(value: 0)
+      let cell = UncheckedSendable(countingCell(builds: builds, started: started, gate: gate))
+      #expect(cell.value.open(seeing: nil))
+      let results = Locked<[Int]>([])
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        let value = cell.value.value()
+        results.withLock { $0.append(value) }
       }
-      // Start the cell again and again while the reader arrives: it sees `starting` at times.
-      var restarts = 0
-      while result.withLock({ $0 }) == nil && restarts < 100_000 {
-        cell.reopen(scope: nil)
-        restarts += 1
+      started.wait()  // the first reader is building
+      for _ in 0..<3 {
+        DispatchQueue.global().async(group: group) {
+          let value = cell.value.value()
+          results.withLock { $0.append(value) }
+        }
       }
-      done.wait()
-      #expect(result.withLock { $0 } == round)
-      #expect(cell.close(), "the value was built, so closing reports it")
-      #expect(!cell.close(), "a second close reports nothing to tear down")
+      gate.signal()
+      group.wait()
+      #expect(results.withLock { $0 } == [42, 42, 42, 42])
+      #expect(builds.value == 1)
     }
+  }
+
+  @Test("Closing waits for a build in flight on another thread, then reports its teardown")
+  func closeWaitsForABuildInFlight() {
+    let builds = AtomicCounter()
+    let started = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let cell = UncheckedSendable(countingCell(builds: builds, started: started, gate: gate))
+    #expect(cell.value.open(seeing: nil))
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = cell.value.value()
+      done.signal()
+    }
+    started.wait()
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { gate.signal() }
+    #expect(cell.value.close(), "the build finished while closing waited, and needs its teardown")
+    #expect(builds.value == 1)
+    done.wait()
   }
 }

@@ -1,6 +1,13 @@
+import Dispatch
 import Testing
 
 @testable import Injection
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // What a teardown of a value built on first use can read: the scope's values, its own and the
 // other values of the scope included, while the scope tears them down latest-built first.
@@ -38,6 +45,14 @@ extension InjectedValues {
     get { self[AuditKey.self] }
     set { self[AuditKey.self] = newValue }
   }
+}
+
+/// The synchronous scope, called from an asynchronous test.
+private func withInjectedValuesSynchronously(
+  _ update: (inout InjectedValues) -> Void,
+  _ operation: () -> Void
+) {
+  withInjectedValues(update, operation: operation)
 }
 
 @Suite("What teardowns of values built once per scope read")
@@ -158,6 +173,82 @@ struct LazyTeardownTests {
         "scoped audit torn down",
       ]
     )
+  }
+
+  // MARK: - A build in flight on another thread when the scope ends
+
+  // The cache is declared first and its factory reads the database; a thread the operation
+  // started is still building the cache when the operation returns. The scope waits for that
+  // build, then tears the cache down before the database, and both teardowns read the database.
+  @Test(
+    "A build still in flight on another thread when the scope ends is waited for, then torn down in its turn",
+    arguments: [false, true]
+  )
+  func buildInFlightWhenTheScopeEnds(asynchronously: Bool) async {
+    let log = Locked<[String]>([])
+    let started = DispatchSemaphore(value: 0)
+    let update: (inout InjectedValues) -> Void = {
+      $0.lazy(\.session) {
+        let pool = InjectedValues[\.pool]
+        started.signal()
+        usleep(100_000)  // still building when the operation returns
+        log.withLock { $0.append("session built") }
+        return Resource("session over \(pool.name)")
+      } teardown: { session in
+        log.withLock { $0.append("\(session.name) torn down, pool \(InjectedValues[\.pool].name)") }
+      }
+      $0.lazy(\.pool) { Resource("scoped pool") } teardown: { pool in
+        log.withLock { $0.append("\(pool.name) torn down, pool \(InjectedValues[\.pool].name)") }
+      }
+    }
+    let operation: @Sendable () -> Void = {
+      _ = InjectedValues[\.pool]
+      let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
+      _ = startThread { warm() }
+      waitOnThisThread(started)
+    }
+    if asynchronously {
+      await withInjectedValues(update) { () async in operation() }
+    } else {
+      withInjectedValuesSynchronously(update, operation)
+    }
+    #expect(
+      log.withLock { $0 } == [
+        "session built",
+        "session over scoped pool torn down, pool scoped pool",
+        "scoped pool torn down, pool scoped pool",
+      ]
+    )
+  }
+
+  @Test(
+    "A single value still in flight on another thread when the scope ends is torn down after its build, reading itself",
+    arguments: [false, true]
+  )
+  func singleBuildInFlightWhenTheScopeEnds(asynchronously: Bool) async {
+    let log = Locked<[String]>([])
+    let started = DispatchSemaphore(value: 0)
+    let update: (inout InjectedValues) -> Void = {
+      $0.lazy(\.session) {
+        started.signal()
+        usleep(100_000)
+        return Resource("scoped")
+      } teardown: { session in
+        let same = InjectedValues[\.session] === session
+        log.withLock { $0.append("torn down, reads itself: \(same)") }
+      }
+    }
+    let operation: @Sendable () -> Void = {
+      let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
+      _ = startThread { warm() }
+      waitOnThisThread(started)
+    }
+    if asynchronously {
+      await withInjectedValues(update) { () async in operation() }
+    } else {
+      withInjectedValuesSynchronously(update, operation)
+    }
+    #expect(log.withLock { $0 } == ["torn down, reads itself: true"])
   }
 
   @Test("Once every teardown has run, the scope's values are closed: a snapshot's read stops")

@@ -44,9 +44,9 @@ extension InjectedValues {
 }
 
 /// The keys, their defaults, and their accessors (two instance-style, two seed-style).
-private let modelKeys: [(path: any WritableKeyPath<InjectedValues, Int> & Sendable, default: Int)] =
-  [
-    (\.model0, 0), (\.model1, 100), (\.model2, 200), (\.model3, 300),
+private let modelKeys:
+  [(path: any WritableKeyPath<InjectedValues, Int> & Sendable, default: Int, seedStyle: Bool)] = [
+    (\.model0, 0, false), (\.model1, 100, true), (\.model2, 200, false), (\.model3, 300, true),
   ]
 
 private struct ModelReader {
@@ -254,8 +254,14 @@ private struct ModelRun {
   mutating func enterScope(depth: Int) {
     let plan = planUpdate()
     var run = self
+    /// What the closure's builder holds: what seed-style setters write into and every read in
+    /// the closure sees (Rules.md, "Update closures").
     var building = ModelScope()
-    /// The declarations of this closure that the scope owns.
+    /// What `$0` holds after it was assigned a snapshot; `nil` while it refers to the builder.
+    var assigned: ModelScope?
+    /// The seed-style writes of the closure, applied on top of `assigned` when it returns.
+    var seedWrites: [Int: Entry] = [:]
+    /// The declarations of this closure.
     var owned: Set<Int> = []
     let ledger = self.ledger
     withInjectedValues { values in
@@ -263,26 +269,33 @@ private struct ModelRun {
       /// of this closure (its scope has not started) or one whose scope has ended. A read of a
       /// value built on first use builds it, so it is marked as read.
       func expected(_ key: Int) -> Int? {
-        let entry: Entry?
-        if let own = building.entries[key] {
-          entry = own
-        } else if building.replacesAll {
-          entry = nil
-        } else {
-          entry = run.model.visible(key)
+        guard let entry = building.entries[key] ?? run.model.visible(key) else {
+          return run.model.globals[key] ?? modelKeys[key].default
         }
-        guard let entry else { return run.model.globals[key] ?? modelKeys[key].default }
         if let lazy = entry.lazy {
           guard !owned.contains(lazy), run.model.openLazy.contains(lazy) else { return nil }
           run.model.readLazy.insert(lazy)
         }
         return entry.value
       }
+      /// Records a write through `$0` itself (an instance-style setter, `lazy`).
+      func writeToDollarZero(_ key: Int, _ entry: Entry) {
+        if assigned == nil {
+          building.entries[key] = entry
+        } else {
+          assigned!.entries[key] = entry
+        }
+      }
       for step in plan {
         switch step {
         case .write(let key, let value):
           assign(key, value, to: &values)
-          building.entries[key] = Entry(value: value)
+          if modelKeys[key].seedStyle {
+            building.entries[key] = Entry(value: value)
+            seedWrites[key] = Entry(value: value)
+          } else {
+            writeToDollarZero(key, Entry(value: value))
+          }
           if let expected = expected(key) {
             run.check(key, InjectedValues[modelKeys[key].path], expected, "update closure")
           }
@@ -293,14 +306,14 @@ private struct ModelRun {
           } teardown: { _ in
             ledger.tornDown(serial)
           }
-          building.entries[key] = Entry(value: value, lazy: serial)
+          writeToDollarZero(key, Entry(value: value, lazy: serial))
           owned.insert(serial)
         case .assignCurrent:
           values = InjectedValues.current
+          assigned = nil
         case .assignSnapshot(let index):
           values = run.snapshots[index].values
-          building = ModelScope(entries: run.snapshots[index].entries, replacesAll: true)
-          owned = []
+          assigned = ModelScope(entries: run.snapshots[index].entries, replacesAll: true)
         case .synchronousBlockRead(let key):
           if let expected = expected(key) {
             let seen = DispatchQueue.global().sync { InjectedValues[modelKeys[key].path] }
@@ -309,6 +322,7 @@ private struct ModelRun {
         case .synchronousBlockWrite(let key, let value):
           DispatchQueue(label: "model").sync { seedStyleWrite(key, value) }
           building.entries[key] = Entry(value: value)
+          seedWrites[key] = Entry(value: value)
         case .otherThreadRead(let key):
           let done = DispatchSemaphore(value: 0)
           let seen = Locked(0)
@@ -324,6 +338,10 @@ private struct ModelRun {
             "a GCD block on another thread, started in an update closure"
           )
         }
+      }
+      if var assigned {
+        assigned.entries.merge(seedWrites) { $1 }
+        building = assigned
       }
       // Declarations replaced later in the closure are never built.
       owned = owned.filter { serial in building.entries.values.contains { $0.lazy == serial } }

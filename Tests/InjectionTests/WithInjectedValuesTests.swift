@@ -200,13 +200,10 @@ struct WithInjectedValuesTests {
       try await InjectedValues._updatingAsynchronously(fileID: #fileID, line: #line) { outer in
         outer = snapshot
         await Task.yield()
-        #expect(outer.seedStyled == "from snapshot")
-        #expect(InjectedValues[\.seedStyled] == "from snapshot")
+        #expect(outer.instanceStyled == "from snapshot", "a read of $0 itself sees the snapshot")
+        #expect(InjectedValues[\.seedStyled] == "default", "other reads see the values being built")
         outer.seedOther = "written seed-style after the snapshot"
-        expectUnlessOptimized(
-          outer.instanceOther == "written seed-style after the snapshot",
-          "a read of $0 itself after a seed-style write (Rules.md)"
-        )
+        #expect(InjectedValues[\.seedOther] == "written seed-style after the snapshot")
         await withInjectedValues { _ in
           outer.instanceStyled = "from a nested update closure"
         } operation: {
@@ -222,7 +219,7 @@ struct WithInjectedValuesTests {
           InjectedValues[AsyncDispatchWriteKey.self] = "global, from GCD"
           done.signal()
         }
-        done.wait()
+        waitOnThisThread(done)
       }
     }
     withInjectedValues(values) {
@@ -237,7 +234,9 @@ struct WithInjectedValuesTests {
     #expect(InjectedValues[\.instanceStyled] == "default")
   }
 
-  @Test("After $0 = snapshot, reads and writes of both styles work on the snapshot's values")
+  @Test(
+    "After $0 = snapshot, $0 holds the snapshot, other reads see the values being built, and seed-style writes land on top"
+  )
   func assigningSnapshotInUpdateClosure() {
     let snapshot = withInjectedValues {
       $0.instanceStyled = "from snapshot"
@@ -250,21 +249,48 @@ struct WithInjectedValuesTests {
     } operation: {
       withInjectedValues {
         $0 = snapshot
-        #expect($0.seedStyled == "from snapshot")
+        // A read of `$0` itself sees the snapshot.
         #expect($0.instanceStyled == "from snapshot")
-        #expect(InjectedValues[\.seedStyled] == "from snapshot")
+        #expect($0[StyledKey.self] == "from snapshot")
+        // Every other read sees the values being built, which still start from the enclosing
+        // scope: a seed-style getter, the static subscript, `current`.
+        #expect($0.seedStyled == "default")
+        #expect(InjectedValues[\.seedStyled] == "default")
+        #expect(InjectedValues[\.count] == 5)
+        #expect(InjectedValues.current.count == 5)
+        // A seed-style write goes into the values being built...
         $0.seedOther = "written seed-style"
-        expectUnlessOptimized(
-          $0.instanceOther == "written seed-style",
-          "a read of $0 itself after a seed-style write (Rules.md)"
-        )
-        #expect(InjectedValues[\.count] == 0, "the snapshot replaced the values being built")
+        #expect(InjectedValues[\.seedOther] == "written seed-style")
+        // ...and reaches `$0`'s values only when the closure returns.
+        #expect($0.instanceOther == "other from snapshot")
       } operation: {
         #expect(InjectedValues[\.instanceStyled] == "from snapshot")
         #expect(InjectedValues[\.instanceOther] == "written seed-style")
-        #expect(InjectedValues[\.count] == 0)
+        #expect(InjectedValues[\.count] == 0, "the snapshot replaced the enclosing values")
       }
     }
+  }
+
+  @Test("A copy of $0 taken in the update closure refers to the values being built")
+  func copyOfDollarZeroRefersToTheValuesBeingBuilt() {
+    var kept: InjectedValues?
+    withInjectedValues {
+      let copy = $0
+      $0.instanceStyled = "written after the copy"
+      #expect(copy.instanceStyled == "written after the copy", "the copy sees later writes")
+      var written = copy
+      written.instanceOther = "written through a copy"
+      #expect($0.instanceOther == "written through a copy", "a write to a copy is the closure's")
+      kept = copy
+    } operation: {
+      #expect(InjectedValues[\.instanceOther] == "written through a copy")
+    }
+    // After the closure, a copy holds the values it built.
+    #expect(kept?.instanceStyled == "written after the copy")
+    #expect(InjectedValues[\.instanceStyled] == "default")
+    var detached = kept!
+    detached.instanceStyled = "changed later"
+    #expect(kept?.instanceStyled == "written after the copy", "a later write makes its own copy")
   }
 
   @Test("A write through an outer update closure's $0 lands in that closure's scope")

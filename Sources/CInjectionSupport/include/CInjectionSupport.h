@@ -1,7 +1,7 @@
 // What the Injection module needs and Swift's standard library does not offer on every platform
 // the package declares (macOS 10.15, iOS 13, tvOS 13, watchOS 6, Linux): words that are loaded
 // and stored atomically, thread-local storage (the thread's context slot, whether it is the main
-// thread, and per-thread records for cycle detection and global reads).
+// thread, and per-thread records of global reads).
 //
 // What is read on hot paths is `static inline`, so Swift inlines it into its callers. C11's <stdatomic.h> and
 // `_Thread_local` are part of every C compiler that builds Swift packages, and need no
@@ -82,36 +82,6 @@ static inline uintptr_t injection_next_build_order(void) {
   return atomic_fetch_add_explicit(&injection_build_count, 1, memory_order_relaxed) + 1;
 }
 
-// MARK: - The task-local's address
-
-/// The address of the task-local object that holds each task's chain
-/// (`InjectedValues.taskHeadLocal`), or 0 until the first read or binding publishes it; see
-/// `VisibleValues.swift`. The object is never freed, so the address stays valid.
-extern _Atomic(uintptr_t) injection_task_head_local;
-
-/// Publishes the address of the task-local object and returns it; defined in Swift
-/// (`VisibleValues.swift`). Reads and synchronous bindings call it while the address they load
-/// is still 0: usually once per process, a few times if threads race on the first read, each
-/// storing the same address.
-uintptr_t injection_task_head_local_publish(void);
-
-/// Stores `address` as the task-local object's address, with release ordering.
-static inline void injection_task_head_local_store(uintptr_t address) {
-  atomic_store_explicit(&injection_task_head_local, address, memory_order_release);
-}
-
-/// Returns the address of the task-local object, publishing it on first use. The load has
-/// acquire ordering: once it is not 0, the object it points to is initialized.
-///
-/// Here rather than in Swift so that Swift's inliner sees one call: written in Swift, the check
-/// of the slow path made every read larger, and the optimizer stopped inlining reads where it
-/// inlined them before.
-static inline uintptr_t injection_task_head_local_get(void) {
-  uintptr_t address = atomic_load_explicit(&injection_task_head_local, memory_order_acquire);
-  if (__builtin_expect(address != 0, 1)) return address;
-  return injection_task_head_local_publish();
-}
-
 // MARK: - The thread's context
 
 /// The innermost context frame of the current thread; see `ContextFrame.swift`.
@@ -140,43 +110,6 @@ static inline int injection_is_main_thread(void) {
   return injection_thread_is_main_ask();
 }
 
-// MARK: - Chains of keys being created, per thread (debug builds)
-//
-// Each thread that creates a default (or a value built on first use) owns a record of the keys it
-// is creating, outermost first, found through a thread-local pointer. Its owner writes it; any
-// thread may read it, which is how cycle detection sees waits across threads without a lock.
-// Records are allocated once per thread, linked into a list that only grows by CAS, and handed
-// to a new thread once their thread has exited, so the list is as long as the most threads that
-// ever created defaults at once. See `CycleDetection.swift`.
-
-/// How many keys a record holds; a deeper chain is counted but not recorded.
-#define INJECTION_CHAIN_CAPACITY 32
-
-/// One thread's record of the keys it is creating; opaque, used only through these functions.
-typedef struct injection_chain injection_chain;
-
-/// Records that the current thread starts creating `key` (the address of its metadata), for
-/// `cell` (0 for a key's default). Returns 1 if this call gave the thread its record, 0 if it
-/// had one, -1 if no record could be allocated (nothing is then recorded, until a later call
-/// succeeds).
-int injection_chain_push(uintptr_t key, uintptr_t cell);
-
-/// Records that the current thread has finished creating its innermost key.
-void injection_chain_pop(void);
-
-/// The first record of the list (the most recently allocated), or NULL.
-injection_chain *injection_chain_first(void);
-
-/// The record after `chain` in the list, or NULL.
-injection_chain *injection_chain_next(injection_chain *chain);
-
-/// Copies the keys and cells of `chain` (at most `INJECTION_CHAIN_CAPACITY` of each), outermost
-/// first, and its sequence number, which changes with every push and pop. Returns the depth of
-/// the chain (which may exceed the capacity), 0 for a record no thread owns, or -1 if its owner
-/// was changing it: the copy is then not consistent.
-long injection_chain_read(
-    injection_chain *chain, uintptr_t *keys, uintptr_t *cells, uintptr_t *sequence);
-
 // MARK: - Read sections of global values
 //
 // A read of a global value copies it out of its box without retaining the box, between
@@ -189,7 +122,8 @@ long injection_chain_read(
 /// that it never wraps around to 0, which a section's word holds when it is not reading.
 extern _Atomic(uint64_t) injection_read_epoch;
 
-/// The current thread's read-section word (in its record), or NULL before its first read.
+/// The current thread's read-section word (in its record, see `Readers.c`), or NULL before its
+/// first read.
 extern _Thread_local void *injection_reader_slot;
 
 /// Read sections of threads that could not get a record, which a drain waits for as a whole.
@@ -226,8 +160,5 @@ static inline void injection_global_read_end(void *slot) {
 /// Waits until every read section that started before this call has ended. Call it after
 /// exchanging a box (`injection_exchange`) and before releasing the old box.
 void injection_global_readers_drain(void);
-
-/// Runs `body` on a new detached thread; returns 0 on success, as `pthread_create` does.
-int injection_start_thread(void (*body)(void));
 
 #endif

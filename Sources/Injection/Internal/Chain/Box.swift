@@ -90,8 +90,8 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
     )
   }
 
-  override func relinked(to next: Node?) -> Node {
-    Box(value, next: next, site: site)
+  override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
+    Box(value, next: next, site: site ?? self.site)
   }
 
   override func collect(into table: inout KeyTable) {

@@ -28,9 +28,8 @@ final class IndexNode: Node, @unchecked Sendable {
   /// Indexes `boxes` (no two with the same key), written by the value of `layer`, linked to
   /// `next`.
   ///
-  /// A designated initializer, like the private one below, rather than a convenience one that
-  /// delegates to it: delegating cost about 360 instructions more per scope entry with 8
-  /// overrides (callgrind, release build).
+  /// A designated initializer rather than a convenience one, which made scope entry with many
+  /// overrides markedly dearer (Docs/Performance.md).
   init(_ boxes: [Node], layer: UInt32, next: Node?) {
     var table = KeyTable(capacity: boxes.count)
     for box in boxes { table.insert(box, for: box.key) }
@@ -76,7 +75,7 @@ final class IndexNode: Node, @unchecked Sendable {
     box(for: key) ?? Node.find(key, from: next)
   }
 
-  override func relinked(to next: Node?) -> Node {
+  override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
     IndexNode(table: table.copy(), endObserver: endObserver, layer: layer, next: next, depth: depth)
   }
 

@@ -4,17 +4,17 @@
 ///
 /// A value's overrides are nodes linked innermost first, each pointing to the overrides of the
 /// scope around it, so entering a scope with one override allocates one node and copies nothing.
-/// Four kinds of node exist:
+/// The kinds of node:
 ///
-/// - a `Box<Key>` holds one override (a value, or a value built on first use);
+/// - a `Box<Key>` holds one override; a `LazyBox` (State layer) holds a value built on first use;
 /// - an `IndexNode` holds many boxes in a hash table, so that a lookup does not walk them one by
 ///   one, and links to the rest of the chain (or ends it);
 /// - an `ObserverNode` switches on strict mode for everything above it;
-/// - an `UpdateMarker` stands, while an asynchronous update closure runs, for the values it is
-///   building (see `UpdateMarker.swift`);
+/// - an `UpdateBuilder` (State layer) stands for the values an update closure is building;
 /// - a `ProbeNode` learns which keys an accessor's getter reads (see `KeyProbing.swift`).
 ///
-/// `kind` says which; only boxes have a `key`.
+/// `kind` says which; only boxes have a `key`. Kinds other than boxes and indexes answer lookups
+/// through `findSpecial(_:)`.
 ///
 /// A lookup that misses visits every node down to the end, so `hops` (how many that is) is kept
 /// small: see `Node.maximumParentHops` and `Node.maximumBoundHops` for when a chain is compacted.
@@ -55,9 +55,9 @@ class Node: @unchecked Sendable {
 
   /// The kinds of node, in the order a lookup tests them: boxes (`Box`, and `LazyBox` for a
   /// value built on first use), then the index (`IndexNode`), then the kinds it leaves to
-  /// `findSpecial` (`ObserverNode`, `UpdateMarker`, `ProbeNode`).
+  /// `findSpecial` (`ObserverNode`, `UpdateBuilder`, `ProbeNode`).
   @usableFromInline
-  enum Kind: UInt8 { case box, lazyBox, index, observer, marker, probe }
+  enum Kind: UInt8 { case box, lazyBox, index, observer, builder, probe }
 
   /// A box's node (`kind` is `.box` or `.lazyBox`): `key`, written by the value of `layer`,
   /// `depth` scopes deep.
@@ -105,8 +105,7 @@ class Node: @unchecked Sendable {
     guard let head else { return nil }
     var node = Unmanaged.passUnretained(head)
     while true {
-      // The kind as its raw value: compared as an enum here, reads grew past what callers
-      // inline (callgrind: an overridden read 447 instructions against 379).
+      // The kind as its raw value, so that the comparisons stay plain integer ones.
       let (nodeKey, kind, next) = node._withUnsafeGuaranteedRef {
         ($0.key, $0.kind.rawValue, $0.nextUnretained)
       }
@@ -131,8 +130,9 @@ class Node: @unchecked Sendable {
     Node.find(key, from: next)
   }
 
-  /// The same node, linked to `next` instead: how a chain is rebuilt without sharing nodes.
-  func relinked(to next: Node?) -> Node {
+  /// The same node, linked to `next` instead: how a chain is rebuilt without sharing nodes. A
+  /// box takes `site` as where it was written, if one is given.
+  func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
     preconditionFailure("Injection: \(type(of: self)) cannot be relinked")
   }
 
@@ -173,54 +173,6 @@ class Node: @unchecked Sendable {
 
   /// For a box: its value as descriptions show it, and where it was set.
   var overrideDescription: (value: String, site: OverrideSite)? { nil }
-
-  // For a box of a value built on first use (`LazyBox`), what a scope does with the value it
-  // declared; called only on nodes of that kind.
-
-  /// Takes the declaration for the scope about to start and starts it: from now on a read builds
-  /// the value, seeing `scope`. `false` if another scope took it first. A synchronous scope
-  /// cannot wait for an asynchronous teardown: there, declaring one stops the program.
-  func startLazyValue(seeing scope: Node?, synchronously: Bool) -> Bool {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// For a declaration this scope took, or a fresh one no other scope can have: starts it seeing
-  /// `scope` instead, before any read (the scope's values changed as it took the others).
-  func restartLazyValue(seeing scope: Node?) {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// For a value built on first use whose teardown has not run: when its build ended, as a
-  /// number that grows with every build (see `LazyCell`); 0 if there is nothing to tear down yet.
-  var pendingTeardownOrder: UInt { 0 }
-
-  /// Runs the synchronous teardown of a value built on first use, if it has not run; the value
-  /// stays readable.
-  func tearDownLazyValue() {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// Runs the teardown of a value built on first use, if it has not run; the value stays
-  /// readable.
-  func tearDownLazyValue() async {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// Ends the scope and runs a synchronous teardown, if the value was built.
-  func endLazyValue() {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// Ends the scope and runs the teardown, if the value was built.
-  func endLazyValue() async {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
-
-  /// For a box of a value built on first use: the same declaration with a cell of its own,
-  /// linked to `next`, written at `site`.
-  func redeclared(next: Node?, site: OverrideSite) -> Node {
-    preconditionFailure("Injection: \(type(of: self)) is not a value built on first use")
-  }
 }
 
 extension InjectedValues {

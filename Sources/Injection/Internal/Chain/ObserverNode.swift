@@ -11,7 +11,7 @@ final class ObserverNode: Node, @unchecked Sendable {
 
   override var ownObserver: (any InjectionFallbackObserver)? { installed }
 
-  override func relinked(to next: Node?) -> Node {
+  override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
     ObserverNode(installed, next: next)
   }
 }

@@ -4,6 +4,12 @@ import CInjectionSupport
 // removing them.
 
 extension InjectedValues {
+  /// Values with no overrides whose writes are global values.
+  init(globalWrites: Void) {
+    self.init(head: nil)
+    site = OverrideSite(.global, depth: 0)
+  }
+
   /// Sets the global values of the keys that the setter behind `keyPath` writes.
   ///
   /// The setter runs on empty values, as an update closure that sees only global values and
@@ -14,11 +20,10 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    var scratch = InjectedValues()
-    scratch.site = OverrideSite(.global, depth: 0)
-    withUnsafeMutablePointer(to: &scratch) { pointer in
-      ContextFrame.withUpdate(of: pointer) { pointer.pointee[keyPath: keyPath] = value }
-    }
+    let builder = UpdateBuilder(starting: InjectedValues(globalWrites: ()), synchronous: true)
+    var values = InjectedValues(head: builder)
+    ContextFrame.with(ContextFrame(.update, head: builder)) { values[keyPath: keyPath] = value }
+    let scratch = builder.seal(returning: values)
     withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
       for box in scratch.ownBoxes.reversed() {
         let box = box.takeUnretainedValue()

@@ -1,4 +1,3 @@
-public import CInjectionSupport
 
 // Learning which keys an accessor reads, by running its getter once on empty values: for
 // `resetGlobal`, `source(of:)`, `lazy` and strict mode's allow-list.
@@ -64,9 +63,7 @@ extension InjectedValues {
       let frame = ContextFrame(
         .probe,
         owner: UInt(bitPattern: probe),
-        head: node,
-        previous: injection_context_get()
-      )
+        head: node)
       ContextFrame.with(frame) { _ = InjectedValues(head: node)[keyPath: keyPath] }
     }
   }

@@ -49,8 +49,8 @@ extension InjectedValues {
   }
 
   /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
-  /// other defaults, after a check for cycles: on this thread in every build, through other
-  /// threads in debug builds.
+  /// other defaults, after checking that this thread is not creating `key` already (see
+  /// `CycleDetection`).
   ///
   /// A default is created outside every scope: whichever scope reads it first, it sees only
   /// global values and other defaults.
@@ -60,16 +60,19 @@ extension InjectedValues {
     _ body: () -> Result
   ) -> Result {
     #if DEBUG
-      return CycleDetection.checking(key) { ContextFrame.reading(nil, creating: key, body) }
+      CycleDetection.checkThisThread(key, cell: 0)
+      return CycleDetection.creatingDefault(of: key) {
+        ContextFrame.reading(nil, creating: key, body)
+      }
     #else
-      // Outside every frame, the usual case of a read, this thread creates nothing.
-      if let top = ContextFrame.top { CycleDetection.checkThisThread(key, cell: 0, from: top) }
+      // Outside every frame, the usual case of a read, no key can be being created here.
+      if ContextFrame.top != nil { CycleDetection.checkThisThread(key, cell: 0) }
       return ContextFrame.reading(nil, creating: key, body)
     #endif
   }
 
   /// Tells strict mode about a read of `key` (whose values are of `valueType`) that found no
-  /// override, unless the reading task is running an update closure: computing a mock from a
+  /// override, unless the reading code is an update closure: computing a mock from a
   /// default is not using a live dependency. A read of the values a probe runs an accessor on
   /// (`head` is a `ProbeNode`) is recorded instead.
   ///
@@ -77,8 +80,7 @@ extension InjectedValues {
   @usableFromInline
   static func reportFallback(_ key: any InjectionKey.Type, valueType: Any.Type, in head: Node) {
     if head.kind == .probe { return recordProbedRead(key, valueType: valueType) }
-    if let frame = ContextFrame.top, frame.pointee.updateValues() != nil { return }
-    if UpdateMarker.building(taskHead) != nil { return }
+    if runningBuilder != nil { return }
     guard let observer = head.observer else { return }
     let identity = UInt(bitPattern: ObjectIdentifier(key))
     observer.keyFellBack(key, isGlobal: GlobalValues.box(for: identity) != nil)

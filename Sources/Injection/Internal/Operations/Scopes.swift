@@ -1,5 +1,3 @@
-public import CInjectionSupport
-
 // Entering a scope: the values an update closure builds, and binding them as a task's values.
 
 extension InjectedValues {
@@ -16,32 +14,60 @@ extension InjectedValues {
   /// The chain to bind as a task's values: this value's, compacted if lookups would walk long.
   @inlinable
   var headForBinding: Node? {
-    if let head, head.hops > Node.maximumBoundHops { return head.compacted() }
-    return head
-  }
-
-  /// `headForBinding`, moved out of this value, which is left without overrides: the binding
-  /// takes this value's reference to its chain instead of retaining another one.
-  @inlinable
-  mutating func takeHeadForBinding() -> Node? {
-    guard let head = head.take() else { return nil }
+    guard let head else { return nil }
+    if head.kind == .builder { return resolvingBuilder().headForBinding }
     return head.hops > Node.maximumBoundHops ? head.compacted() : head
   }
 
-  /// Runs `update` on values that start from the current task's, with a frame that lets
-  /// seed-style accessors and every read in it reach them, and returns them.
+  /// Runs `update` on `$0`, values that start from the current code's and whose head is a new
+  /// `UpdateBuilder`, with a frame that lets seed-style accessors and every read in it reach the
+  /// builder, and returns the values it built.
   @inlinable
   static func updating<Failure: Error>(
     fileID: StaticString,
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
-    var values = InjectedValues(updating: resolvedHead, fileID: fileID, line: line)
-    try _withUnprotectedUnsafeMutablePointer(to: &values) { (pointer) throws(Failure) in
-      try ContextFrame.withUpdate(of: pointer) { () throws(Failure) in try update(&pointer.pointee)
+    let builder = UpdateBuilder(
+      starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
+      synchronous: true
+    )
+    var values = InjectedValues(head: builder)
+    do {
+      try ContextFrame.with(ContextFrame(.update, head: builder)) { () throws(Failure) in
+        try update(&values)
       }
+    } catch {
+      _ = builder.seal(returning: values)
+      throw error
     }
-    return values
+    return builder.seal(returning: values)
+  }
+
+  /// Runs the asynchronous `update` on `$0` as `updating` does; the builder is found through
+  /// the task's values, bound to it while `update` runs, since the closure may change threads.
+  static func updatingAsynchronously(
+    fileID: StaticString,
+    line: UInt,
+    with update: (inout InjectedValues) async throws -> Void,
+    isolation: isolated (any Actor)?
+  ) async throws -> InjectedValues {
+    let builder = UpdateBuilder(
+      starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
+      synchronous: false
+    )
+    var values = InjectedValues(head: builder)
+    do {
+      try await taskHeadLocal.withValue(
+        TaskHead(builder),
+        operation: { try await update(&values) },
+        isolation: isolation
+      )
+    } catch {
+      _ = builder.seal(returning: values)
+      throw error
+    }
+    return builder.seal(returning: values)
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.
@@ -55,15 +81,11 @@ extension InjectedValues {
   ) throws(Failure) -> Result {
     do {
       let bound = TaskHead(head)
-      // Through the published address, as reads reach the task-local (see `taskHeadKey`).
       if ContextFrame.top == nil {
-        return try taskHeadKey._withUnsafeGuaranteedRef {
-          try $0.withValue(bound, operation: operation)
-        }
+        return try taskHeadLocal.withValue(bound, operation: operation)
       }
-      let frame = ContextFrame(.operation, previous: injection_context_get())
-      return try ContextFrame.with(frame) {
-        try taskHeadKey._withUnsafeGuaranteedRef { try $0.withValue(bound, operation: operation) }
+      return try ContextFrame.with(ContextFrame(.operation)) {
+        try taskHeadLocal.withValue(bound, operation: operation)
       }
     } catch {
       throw error as! Failure  // `operation` throws only `Failure`.
@@ -88,25 +110,26 @@ extension InjectedValues {
     }
   }
 
-  /// Runs a synchronous scope's operation with `values` bound, opening and then tearing down the
-  /// values built on first use that its update declared. The teardowns run while `values` are
-  /// still bound, so they see the scope's overrides.
+  // MARK: - Scopes with values built on first use
+
+  /// Runs a synchronous scope's operation with `values` bound, opening and then ending the
+  /// values built on first use that its update declared. They end while `values` are still
+  /// bound, so teardowns see the scope's overrides.
   @inlinable
   static func withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var values = values
-    let head = values.openLazyValues(synchronously: true)
-    return try withHead(head) { () throws(Failure) -> Result in
-      defer { values.closeLazyValues() }
+    let lifecycles = values.openLazyValues(synchronously: true)
+    return try withHead(values.headForBinding) { () throws(Failure) -> Result in
+      defer { endLazyValues(lifecycles) }
       return try operation()
     }
   }
 
-  /// Runs an asynchronous scope's operation with `values` bound, opening and then tearing down
-  /// the values built on first use that its update declared. The teardowns run while `values`
-  /// are still bound, so they see the scope's overrides.
+  /// Runs an asynchronous scope's operation with `values` bound, opening and then ending the
+  /// values built on first use that its update declared, as the synchronous form does.
   @inlinable
   static func withLazyValues<Result, Failure: Error>(
     _ values: InjectedValues,
@@ -114,9 +137,9 @@ extension InjectedValues {
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     var values = values
-    let head = values.openLazyValues(synchronously: false)
+    let lifecycles = values.openLazyValues(synchronously: false)
     let result = await taskHeadLocal.withValue(
-      TaskHead(head),
+      TaskHead(values.headForBinding),
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>
         do throws(Failure) {
@@ -124,7 +147,7 @@ extension InjectedValues {
         } catch {
           result = .failure(error)
         }
-        await values.closeLazyValues()
+        await endLazyValues(lifecycles)
         return result
       },
       isolation: isolation
@@ -133,98 +156,64 @@ extension InjectedValues {
   }
 
   /// Starts the scope of the values built on first use that this value declared, and returns
-  /// the head to bind. A synchronous scope cannot wait for an asynchronous teardown, so there
-  /// declaring one stops the program, before the operation runs.
+  /// them. A synchronous scope cannot wait for an asynchronous teardown, so there declaring one
+  /// stops the program, before the operation runs.
   ///
   /// Each scope builds its own value: a declaration that another scope has already started (a
   /// value with a `lazy` declaration bound with `$0 = v` in two scopes) is declared again here,
-  /// with a cell of its own.
+  /// with a cell of its own. That changes this value's chain, so every cell then sees the new one.
   @usableFromInline
-  mutating func openLazyValues(synchronously: Bool) -> Node? {
+  mutating func openLazyValues(synchronously: Bool) -> LazyValues {
+    var opened: [any LazyLifecycle] = []
+    var taken: [Node] = []
     let head = headForBinding
-    var taken: [Node]?  // made only if a declaration was started elsewhere
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      let started = box._withUnsafeGuaranteedRef {
-        $0.startLazyValue(seeing: head, synchronously: synchronously)
+    for box in ownBoxes {
+      let node = box.takeUnretainedValue()
+      guard let lifecycle = LazyDeclaration.lifecycle(of: node) else { continue }
+      if synchronously, lifecycle.hasAsynchronousTeardown {
+        Self.stopForAsynchronousTeardown(lifecycle)
       }
-      if !started { taken = (taken ?? []) + [box.takeUnretainedValue()] }
+      if lifecycle.open(seeing: head) { opened.append(lifecycle) } else { taken.append(node) }
     }
-    guard let taken else { return head }
-    // Another scope started some of these declarations: they get cells of their own, which
-    // changes this value's chain, so every cell of this scope starts again with the new one.
-    for box in taken {
-      let (next, site) = startWrite(of: box.key)
-      finishWrite(box.redeclared(next: consume next, site: site))
+    guard !taken.isEmpty else { return LazyValues(lifecycles: opened) }
+    var redeclared: [any LazyLifecycle] = []
+    for node in taken {
+      let (next, site) = startWrite(of: node.key)
+      let box = LazyDeclaration.lifecycle(of: node)!.redeclared(next: consume next, site: site)
+      finishWrite(box)
+      redeclared.append(LazyDeclaration.lifecycle(of: box)!)
     }
     let newHead = headForBinding
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      box._withUnsafeGuaranteedRef { $0.restartLazyValue(seeing: newHead) }
-    }
-    return newHead
+    for lifecycle in opened { lifecycle.reopen(seeing: newHead) }
+    for lifecycle in redeclared { _ = lifecycle.open(seeing: newHead) }
+    return LazyValues(lifecycles: opened + redeclared)
   }
 
-  /// Ends the scope of the values built on first use that this value declared, and runs their
-  /// synchronous teardowns.
-  ///
-  /// The teardowns run first, the latest-built value first, so that a value is torn down before
-  /// the values its factory read. Until they have all run, every value of the scope can be read,
-  /// by the teardowns too: one built already, also after its own teardown, and one not built
-  /// yet, which that read builds and which is then torn down in its turn. Then the values close,
-  /// and later reads stop the program.
+  static func stopForAsynchronousTeardown(_ lifecycle: any LazyLifecycle) -> Never {
+    fatalError(
+      "Injection: \(lifecycle.declaration) has an asynchronous teardown, which a synchronous "
+        + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
+        + "withInjectedValues from an asynchronous function with `await`. (In top-level code, "
+        + "such as main.swift, Swift picks the synchronous form even after `await`, and warns "
+        + "that no async operations occur there: write the operation as `{ () async in … }`, "
+        + "or move the call into an asynchronous function.)"
+    )
+  }
+
+  /// Ends a scope's values built on first use, as `LazyState` describes: the teardowns,
+  /// latest-built first, while every value stays readable (builds in flight on other threads are
+  /// waited for, and a value a teardown builds is torn down in its turn); then every value closes.
   @usableFromInline
-  func closeLazyValues() {
-    // Unretained: this value's chain keeps its boxes alive. One value, the usual case, is torn
-    // down and closed by `endLazyValue` alone, after one walk of the own boxes.
-    var only: Unmanaged<Node>?
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      if only != nil { return closeSeveralLazyValues() }
-      only = box
-    }
-    only?._withUnsafeGuaranteedRef { $0.endLazyValue() }
+  static func endLazyValues(_ values: LazyValues) {
+    while let next = values.nextToTearDown() { next.tearDown() }
+    for lifecycle in values.lifecycles where lifecycle.close() { lifecycle.tearDown() }
   }
 
-  /// `closeLazyValues()` for more than one value: the teardowns, latest-built first, then the
-  /// closing of each value.
-  private func closeSeveralLazyValues() {
-    while let box = latestBuiltLazyValue() {
-      box._withUnsafeGuaranteedRef { $0.tearDownLazyValue() }
-    }
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      box._withUnsafeGuaranteedRef { $0.endLazyValue() }
-    }
-  }
-
-  /// Ends the scope of the values built on first use that this value declared, and runs their
-  /// teardowns, as the synchronous `closeLazyValues()` does.
+  /// The asynchronous `endLazyValues(_:)`.
   @usableFromInline
-  func closeLazyValues() async {
-    var only: Node?
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      if only != nil { return await closeSeveralLazyValues() }
-      only = box.takeUnretainedValue()
-    }
-    await only?.endLazyValue()
-  }
-
-  /// The asynchronous `closeSeveralLazyValues()`.
-  private func closeSeveralLazyValues() async {
-    while let box = latestBuiltLazyValue() {
-      await box.takeUnretainedValue().tearDownLazyValue()
-    }
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      await box.takeUnretainedValue().endLazyValue()
-    }
-  }
-
-  /// Of the values built on first use that this value declared, the one built last whose
-  /// teardown has not run.
-  private func latestBuiltLazyValue() -> Unmanaged<Node>? {
-    var latest: (box: Unmanaged<Node>, order: UInt)?
-    for box in ownBoxes where box._withUnsafeGuaranteedRef({ $0.kind == .lazyBox }) {
-      let order = box._withUnsafeGuaranteedRef { $0.pendingTeardownOrder }
-      if order > (latest?.order ?? 0) { latest = (box, order) }
-    }
-    return latest?.box
+  static func endLazyValues(_ values: LazyValues) async {
+    while let next = values.nextToTearDown() { await next.tearDown() }
+    for lifecycle in values.lifecycles where lifecycle.close() { await lifecycle.tearDown() }
   }
 
   // MARK: - Re-entering a snapshot under the caller's overrides
@@ -235,6 +224,7 @@ extension InjectedValues {
   /// boxes, carrying the caller's strict-mode observer, linked to an index of the snapshot's.
   static func merged(_ values: InjectedValues) -> Node? {
     let caller = resolvedHead
+    let values = values.resolvingBuilder()
     guard let snapshot = values.head else { return caller }
     guard let caller else { return values.headForBinding }
     // The caller's chain already contains the snapshot's: its overrides win, the rest is there.
@@ -244,5 +234,23 @@ extension InjectedValues {
       node = current.next
     }
     return IndexNode(indexing: caller).relinked(to: IndexNode(indexing: snapshot))
+  }
+}
+
+/// The values built on first use that one scope opened.
+@usableFromInline
+struct LazyValues {
+  let lifecycles: [any LazyLifecycle]
+
+  /// The built value whose teardown is due first: the latest built, once no build is in flight.
+  func nextToTearDown() -> (any LazyLifecycle)? {
+    for lifecycle in lifecycles { lifecycle.waitWhileBuilding() }
+    var latest: (lifecycle: any LazyLifecycle, order: UInt)?
+    for lifecycle in lifecycles {
+      if let order = lifecycle.pendingTeardownOrder, order > latest?.order ?? 0 {
+        latest = (lifecycle, order)
+      }
+    }
+    return latest?.lifecycle
   }
 }

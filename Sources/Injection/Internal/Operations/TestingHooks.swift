@@ -4,8 +4,8 @@ extension InjectedValues {
   /// Returns these values with every fallback read and global change reported to `observer`
   /// (strict mode). Scopes entered inside keep the observer, as do the tasks they create.
   package func _observed(by observer: any InjectionFallbackObserver) -> InjectedValues {
-    var values = self
-    values.head = ObserverNode(observer, next: head)
+    var values = resolvingBuilder()
+    values.head = ObserverNode(observer, next: values.head)
     return values
   }
 
@@ -14,30 +14,21 @@ extension InjectedValues {
 
   /// Runs an update closure that may suspend, and returns the values it built.
   ///
-  /// The values being built live in memory of their own, and a marker that stands for them is
-  /// bound as the task's values while the closure runs (see `UpdateMarker`): every read of this
-  /// task sees them, seed-style setters write into them, and no other task ever reaches them.
+  /// `$0` refers to an `UpdateBuilder`, as in a synchronous update closure; the builder is bound
+  /// as the task's values while the closure runs, so that the closure's reads and seed-style
+  /// writes reach it wherever the closure resumes.
   package static func _updatingAsynchronously(
     fileID: StaticString,
     line: UInt,
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> InjectedValues {
-    let parent = resolvedHead
-    let values = UnsafeMutablePointer<InjectedValues>.allocate(capacity: 1)
-    values.initialize(to: InjectedValues(updating: parent, fileID: fileID, line: line))
-    defer {
-      values.deinitialize(count: 1)
-      values.deallocate()
-    }
-    let marker = UpdateMarker(values: values, next: parent)
-    defer { marker.deactivate() }
-    try await taskHeadLocal.withValue(
-      TaskHead(marker),
-      operation: { try await update(&values.pointee) },
+    try await updatingAsynchronously(
+      fileID: fileID,
+      line: line,
+      with: update,
       isolation: isolation
     )
-    return values.pointee
   }
 
   /// Runs `operation` in the scope that `values` (from `updating`) describe: bound as the task's

@@ -1,5 +1,3 @@
-import CInjectionSupport
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -8,93 +6,67 @@ import CInjectionSupport
   import Musl
 #endif
 
-/// Detects cycles among defaults and values built on first use without a lock or an allocation
-/// on the read path: on one thread in every build, across threads in debug builds.
+/// Cycles among defaults and values built on first use: a value whose creation needs itself
+/// would hang (a `static let` waits on its own initialization) or overflow the stack. Instead the
+/// program stops with the chain of keys, when the library knows there is a cycle:
 ///
-/// A default that reads another dependency resolves it while it is being created. If the chain
-/// comes back to a key already being created, the program would hang (a `static let` waits on its
-/// own initialization) or overflow the stack (a computed default). Instead it stops with the
-/// chain of keys.
+/// - **On one thread** (every build): before a key is created, the thread's `reading` frames
+///   (see `ContextFrame`) list the keys it is creating; the new key must not be among them.
+/// - **Across threads**: a thread that waits for another thread's creation registers its wait
+///   here, under one lock. If the waits form a ring (thread 1 waits for a key that thread 2
+///   creates, while thread 2 waits for one that thread 1 creates), the last thread to wait stops
+///   the program with the chain. Waits for a value built on first use are registered in every
+///   build. Defaults are created by Swift itself (a `static let` waits inside the runtime), so
+///   in debug builds the library makes threads that would create the same default at once take
+///   turns, and registers those waits too; release builds leave defaults to Swift.
 ///
-/// - On this thread, before a key starts being created, the `reading` frames (see
-///   `ContextFrame`), which already list the keys being created, are walked: the new key must
-///   not be among them. Only a cycle found allocates, for its message.
-/// - Across threads, each thread also writes the keys it is creating into a record of its own
-///   (see `injection_chain_push`), with atomic stores and no lock. A watchdog thread, started by
-///   the first record, reads every record twice a second and stops the program when:
-///   - threads wait for each other in a ring: each one's innermost key is being created further
-///     out on the next, in two scans in a row with no record changed. Thread 1 creates `A`,
-///     whose default reads `B`, while thread 2 creates `B`, whose default reads `A`: each
-///     `static let` waits for the other's initialization forever.
-///   - a key's default has been under construction on one thread for `patienceSeconds` while
-///     it is another thread's innermost key, both records unchanged: the default waits for work
-///     on that thread, which waits for the default. That is a cycle through another thread, or a
-///     default slower than `patienceSeconds`; neither is left to hang silently.
-///
-/// Release builds make no record and start no watchdog (`checking` only runs its body there).
-/// They keep the check of this thread's frames before a default is created
-/// (`checkThisThread`), so a cycle among defaults on one thread stops with its chain in every
-/// build; and a value built on first use stops, rather than waiting for itself, if its own
-/// factory reads it on the same thread (see `LazyCell`).
+/// A wait that lasts `patienceSeconds` without a known cycle prints its message once, naming the
+/// key and saying that a cycle may go through another thread (a factory that waits on a
+/// semaphore for a task that reads its own value), and goes on waiting: a slow default or
+/// factory is not a cycle.
 @usableFromInline
 enum CycleDetection {
-  /// How long a default may stay under construction while another thread waits for it, and a
-  /// value built on first use while another reader waits for it (`LazyCell`).
+  /// How long a wait lasts before its message is printed.
   static let patienceSeconds = 5
 
-  /// How often the watchdog reads the records.
-  private static let scanMicroseconds: UInt32 = 500_000
-
-  /// Runs `body`, which creates or waits for the value of `key` (its default, or with `cell`,
-  /// the value built on first use in that cell), after checking in debug builds that this does
-  /// not close a cycle.
-  @usableFromInline
-  static func checking<Result>(
-    _ key: any InjectionKey.Type,
-    cell: UInt = 0,
-    _ body: () -> Result
-  ) -> Result {
-    #if DEBUG
-      enter(key, cell: cell)
-      defer { leave() }
-    #endif
-    return body()
+  /// One thread's wait for a key that another thread is creating.
+  private struct Wait {
+    let key: any InjectionKey.Type
+    let creatingThread: UInt
+    /// Whether that thread is still creating the key: a wait registered just before its
+    /// creation ended is no edge of a ring.
+    let stillCreating: () -> Bool
   }
 
-  /// Checks that this thread creating `key` (its default, or with `cell`, the value of that
-  /// cell) closes no cycle, and records it for the watchdog.
-  static func enter(_ key: any InjectionKey.Type, cell: UInt) {
-    checkThisThread(key, cell: cell, from: ContextFrame.top)
-    let identity = UInt(bitPattern: ObjectIdentifier(key))
-    if injection_chain_push(identity, cell) == 1 { _ = watchdog }
+  /// The waits in progress, and in debug builds the defaults being created, by thread.
+  private final class Registry: @unchecked Sendable {
+    // Safe: every field is read and written only under `lock`.
+    let lock = Lock()
+    var waits: [UInt: Wait] = [:]
+    /// The defaults being created: which thread creates each, and how many times over on that
+    /// thread (a computed default may be created again inside its own creation... of another
+    /// key's default that reads it).
+    var defaults: [ObjectIdentifier: (thread: UInt, depth: Int)] = [:]
   }
+
+  private static let registry = Registry()
+
+  // MARK: - On one thread
 
   /// Stops the program, with the chain of keys, if this thread is already creating `key` (its
-  /// default, or with `cell`, the value of that cell): the frames from `top` down say which keys
-  /// it is creating. Release builds check this too, where a default is created under a frame
-  /// (`top` is not `nil`): a walk of this thread's frames, with no lock and no shared state. Only
-  /// the watchdog, for cycles through other threads, is left to debug builds.
+  /// default, or with `cell`, the value of that cell).
   @usableFromInline
-  static func checkThisThread(
-    _ key: any InjectionKey.Type,
-    cell: UInt,
-    from top: UnsafeMutablePointer<ContextFrame>?
-  ) {
-    let identity = UInt(bitPattern: ObjectIdentifier(key))
-    var frame = top
+  static func checkThisThread(_ key: any InjectionKey.Type, cell: UInt) {
+    let identity = ObjectIdentifier(key)
+    var frame = ContextFrame.top
     while let current = frame {
       if current.pointee.kind == .reading, let creating = current.pointee.creating,
-        UInt(bitPattern: ObjectIdentifier(creating)) == identity, current.pointee.owner == cell
+        ObjectIdentifier(creating) == identity, current.pointee.owner == cell
       {
         stopForCycleOnThisThread(key, cell: cell)
       }
       frame = current.pointee.below
     }
-  }
-
-  /// Records that this thread has finished creating its innermost key.
-  static func leave() {
-    injection_chain_pop()
   }
 
   /// Stops the program with the chain of keys that this thread is creating, from `key` (its
@@ -105,157 +77,120 @@ enum CycleDetection {
       inner.firstIndex {
         ObjectIdentifier($0.key) == ObjectIdentifier(key) && $0.cell == cell
       } ?? inner.count - 1
-    let names = ([key] + inner[...end].map(\.key)).reversed().map { String(describing: $0) }
-    stop(names)
+    stop(([key] + inner[...end].map(\.key)).reversed())
   }
 
-  private static func stop(_ names: [String]) -> Never {
+  private static func stop(_ keys: [any InjectionKey.Type]) -> Never {
+    let names = keys.map { String(describing: $0) }
     fatalError("Injection: dependency cycle detected: \(names.joined(separator: " → "))")
   }
 
-  // MARK: - The watchdog
+  // MARK: - Across threads
 
-  /// Starts the watchdog, once.
-  private static let watchdog: Void = {
-    _ = injection_start_thread { CycleDetection.watch() }
-  }()
-
-  /// A key being created on a thread: its metadata's address, and its cell (0 for a default).
-  private struct Entry: Equatable {
-    let key: UInt
-    let cell: UInt
-    var name: String {
-      String(describing: unsafeBitCast(UnsafeRawPointer(bitPattern: key), to: Any.Type.self))
+  /// Runs `wait`, which waits for `creatingThread` to finish creating `key`, as a registered
+  /// wait: stops the program if it closes a ring of waits, and prints `message` if the wait
+  /// lasts `patienceSeconds`. `wait` is given a deadline, and returns `false` if it passed
+  /// first; then it is called again with none, to wait for as long as it takes.
+  static func waiting(
+    for key: any InjectionKey.Type,
+    creatingThread: UInt,
+    stillCreating: @escaping () -> Bool,
+    message: () -> String,
+    _ wait: (Lock.Deadline?) -> Bool
+  ) {
+    let thread = currentThreadID()
+    registry.lock.withLock {
+      registry.waits[thread] = Wait(
+        key: key,
+        creatingThread: creatingThread,
+        stillCreating: stillCreating
+      )
+      if let ring = ringOfWaits(from: thread) { stop(ring) }
     }
+    defer { _ = registry.lock.withLock { registry.waits.removeValue(forKey: thread) } }
+    if wait(Lock.Deadline(afterSeconds: patienceSeconds)) { return }
+    report(message())
+    _ = wait(nil)
   }
 
-  /// One record, as one scan read it.
-  private struct Chain {
-    let record: OpaquePointer
-    let sequence: UInt
-    /// Outermost first; never empty.
-    let entries: [Entry]
+  /// The keys around a ring of waits through `thread`, if its wait closes one: the key each
+  /// thread waits for, from the one `thread` creates back to it. Called under the lock.
+  private static func ringOfWaits(from thread: UInt) -> [any InjectionKey.Type]? {
+    var keys: [any InjectionKey.Type] = []
+    var current = thread
+    var visited: Set<UInt> = []
+    while let wait = registry.waits[current], visited.insert(current).inserted {
+      guard wait.stillCreating() else { return nil }
+      keys.append(wait.key)
+      if wait.creatingThread == thread { return [keys.last!] + keys }
+      current = wait.creatingThread
+    }
+    return nil
   }
 
-  /// What a scan found worth stopping for, if it lasts.
-  private struct Finding: Equatable {
-    /// The records involved, with the sequence numbers they had.
-    let records: [UInt]
-    let message: String
+  /// Prints `message` on standard error.
+  private static func report(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
   }
 
-  /// Reads the records every `scanMicroseconds`, forever.
-  private static func watch() {
-    var lastRing: Ring?
-    var waiting: Finding?
-    var waitingScans = 0
-    let patienceScans = patienceSeconds * 1_000_000 / Int(scanMicroseconds)
+  // MARK: - Defaults, in debug builds
+
+  /// Runs `create`, which creates the default of `key` on this thread, after waiting for any
+  /// other thread that is creating it, as a registered wait.
+  @usableFromInline
+  static func creatingDefault<Result>(
+    of key: any InjectionKey.Type,
+    _ create: () -> Result
+  ) -> Result {
+    let thread = currentThreadID()
+    let identity = ObjectIdentifier(key)
     while true {
-      usleep(scanMicroseconds)
-      let chains = readChains()
-      let ring = findRing(in: chains)
-      if let ring, ring == lastRing { stop(ring.names) }
-      lastRing = ring
-      let found = findWait(in: chains)
-      if let found, found == waiting {
-        waitingScans += 1
-        if waitingScans >= patienceScans { fatalError(found.message) }
-      } else {
-        waiting = found
-        waitingScans = 0
-      }
-    }
-  }
-
-  /// Every record that a thread owns and that holds a consistent, complete chain.
-  private static func readChains() -> [Chain] {
-    var chains: [Chain] = []
-    var keys = [UInt](repeating: 0, count: Int(INJECTION_CHAIN_CAPACITY))
-    var cells = keys
-    var record = injection_chain_first()
-    while let current = record {
-      var sequence: UInt = 0
-      let depth = injection_chain_read(current, &keys, &cells, &sequence)
-      if depth > 0, depth <= INJECTION_CHAIN_CAPACITY {
-        let entries = (0..<depth).map { Entry(key: keys[$0], cell: cells[$0]) }
-        chains.append(Chain(record: current, sequence: sequence, entries: entries))
-      }
-      record = injection_chain_next(current)
-    }
-    return chains
-  }
-
-  /// A ring of threads each waiting for the next: its records and its chain of key names.
-  private struct Ring: Equatable {
-    let records: [UInt]
-    let names: [String]
-  }
-
-  /// Finds threads in a ring, each one's innermost key being created further out on the next.
-  private static func findRing(in chains: [Chain]) -> Ring? {
-    // next[i]: the thread that creates thread i's innermost key, and where in its chain.
-    let next = chains.indices.map { index -> (chain: Int, position: Int)? in
-      let waitedFor = chains[index].entries.last!
-      for other in chains.indices where other != index {
-        if let position = chains[other].entries.dropLast().firstIndex(of: waitedFor) {
-          return (other, position)
+      let other = registry.lock.withLock { () -> UInt? in
+        if let creation = registry.defaults[identity], creation.thread != thread {
+          return creation.thread
         }
+        registry.defaults[identity, default: (thread, 0)].depth += 1
+        return nil
       }
-      return nil
+      guard let other else { break }
+      waitForDefault(of: key, creatingThread: other)
     }
-    for start in chains.indices {
-      // Walk at most `chains.count` steps; a ring through `start` comes back to it.
-      var path = [start]
-      var current = start
-      while let step = next[current], path.count <= chains.count {
-        if step.chain == start { return ring(path, next: next, in: chains) }
-        if path.contains(step.chain) { break }
-        path.append(step.chain)
-        current = step.chain
+    defer {
+      registry.lock.withLock {
+        let depth = registry.defaults[identity]!.depth - 1
+        registry.defaults[identity] = depth == 0 ? nil : (thread, depth)
+        if depth == 0 { registry.lock.wakeAll() }
       }
     }
-    return nil
+    return create()
   }
 
-  /// The chain of keys around a ring of threads: on each, from the key the previous one waits
-  /// for to its own innermost key.
-  private static func ring(
-    _ path: [Int],
-    next: [(chain: Int, position: Int)?],
-    in chains: [Chain]
-  ) -> Ring {
-    var names: [String] = []
-    for (offset, index) in path.enumerated() {
-      let previous = path[(offset + path.count - 1) % path.count]
-      let from = next[previous]!.position
-      let entries = chains[index].entries[from...]
-      names += (names.isEmpty ? entries : entries.dropFirst()).map(\.name)
-    }
-    // The last thread's innermost key is the one the first thread's part starts with: the chain
-    // already ends where it began.
-    let records = path.flatMap { [UInt(bitPattern: chains[$0].record), chains[$0].sequence] }
-    return Ring(records: records, names: names)
-  }
-
-  /// Finds a thread whose innermost key is a default being created on another thread.
-  private static func findWait(in chains: [Chain]) -> Finding? {
-    for index in chains.indices {
-      let waitedFor = chains[index].entries.last!
-      guard waitedFor.cell == 0 else { continue }  // `LazyCell` watches its own readers
-      for other in chains.indices where other != index {
-        guard chains[other].entries.contains(waitedFor) else { continue }
-        let name = waitedFor.name
-        let message =
-          "Injection: the default of \(name) has been under construction for \(patienceSeconds) "
-          + "seconds while another thread waits to read \(name): a dependency cycle may go "
-          + "through another thread (the default waits for work that reads its own key). "
-          + "A default must not wait for another thread or task that reads its own key."
-        let records = [index, other].flatMap {
-          [UInt(bitPattern: chains[$0].record), chains[$0].sequence]
+  /// Waits until `creatingThread` no longer creates the default of `key`.
+  private static func waitForDefault(of key: any InjectionKey.Type, creatingThread: UInt) {
+    let identity = ObjectIdentifier(key)
+    let isCreating = { registry.defaults[identity]?.thread == creatingThread }
+    waiting(
+      for: key,
+      creatingThread: creatingThread,
+      stillCreating: isCreating,  // asked under the registry's lock
+      message: {
+        "Injection: the default of \(key) has been under construction for \(patienceSeconds) "
+          + "seconds on another thread while this thread waits to read \(key): a dependency "
+          + "cycle may go through another thread (the default waits for work that reads its "
+          + "own key). Still waiting."
+      }
+    ) { deadline in
+      registry.lock.withLock {
+        while isCreating() {
+          guard let deadline else {
+            registry.lock.wait()
+            continue
+          }
+          if !registry.lock.wait(until: deadline), isCreating() { return false }
         }
-        return Finding(records: records, message: message)
+        return true
       }
     }
-    return nil
   }
 }

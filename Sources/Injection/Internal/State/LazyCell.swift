@@ -8,421 +8,354 @@ enum LazyTeardown<Value: Sendable>: Sendable {
   case async(@Sendable (Value) async -> Void)
 }
 
-/// What a `LazyCell` holds besides its value.
+/// The states of a value built on first use, and who moves it between them. This is the one
+/// place they are written; every move is made under the cell's lock.
+///
+/// | state | what it means | next, and who moves it |
+/// | --- | --- | --- |
+/// | `declared` | `lazy` declared it; no scope owns it | `open`, by the scope that starts it |
+/// | `open` | its scope runs; nothing built yet | `building`, by the first reader |
+/// | `building` | one thread runs the factory, without the lock; other readers wait | `built`, by that thread |
+/// | `built` | reads return the value without the lock | `closed`, by its scope |
+/// | `closed` | its scope has ended; a read stops the program | none |
+///
+/// A scope ends its cells in two steps (see `LazyScopeEnd`): first the teardowns, latest-built
+/// first, while every cell stays readable (a teardown that reads a value not built yet builds
+/// it, and a build in flight on another thread is waited for); then every cell closes. A
+/// teardown runs once: claiming it sets `tornDown`, under the lock.
 @usableFromInline
-struct LazyCellHeader<Value: Sendable> {
-  /// Where the cell is in its life: the raw value of a `LazyCell.Phase`, read and written only
-  /// atomically. Every change of phase is one atomic operation on this word, so that starting and
-  /// closing the cell take no lock, and a read of a built value loads only this word.
-  @usableFromInline var word: UInt = 0
-  /// The thread running the factory (`currentThreadID()`), while the phase is `building`: read and
-  /// written only atomically.
-  var builder: UInt = 0
-  /// The values of the scope that started the cell, which the factory sees: retained by the cell,
-  /// written only by that scope, while the phase is `starting`, and released when it closes the
-  /// cell.
-  var scope: Unmanaged<Node>?
-  /// Whether the value (the cell's element) is initialized: written once, before the phase
-  /// becomes `built`.
-  var hasValue = false
-  /// When the build ended (`injection_next_build_order`): written once, before the phase
-  /// becomes `built`. The scope tears its values down latest-built first.
-  var buildOrder: UInt = 0
-  /// 1 once the teardown has been claimed, by the one caller that runs it: read and written
-  /// only atomically.
-  var tornDown: UInt = 0
-  let make: @Sendable () -> Value
-  let teardown: LazyTeardown<Value>
-  /// The key the value overrides, and where it was declared, for messages.
-  let key: any InjectionKey.Type
-  let site: OverrideSite
+enum LazyState: Equatable, Sendable {
+  case declared
+  case open
+  case building(thread: UInt)
+  case built
+  case closed
+}
 
-  @usableFromInline
-  init(
-    make: @escaping @Sendable () -> Value,
-    teardown: LazyTeardown<Value>,
-    key: any InjectionKey.Type,
-    site: OverrideSite
-  ) {
-    self.make = make
-    self.teardown = teardown
-    self.key = key
-    self.site = site
-  }
+/// What a scope does with the values built on first use that it declared, whatever their type.
+protocol LazyLifecycle: AnyObject, Sendable {
+  /// The key the value overrides.
+  var key: any InjectionKey.Type { get }
+  /// The key and where it was declared, for messages.
+  var declaration: String { get }
+  /// Whether its teardown is asynchronous.
+  var hasAsynchronousTeardown: Bool { get }
+  /// Starts the scope that took the declaration: reads build the value, seeing `scope`. `false`
+  /// if another scope took it first.
+  func open(seeing scope: Node?) -> Bool
+  /// For a declaration this scope took, before any read: reads see `scope` instead.
+  func reopen(seeing scope: Node?)
+  /// Waits while another thread builds the value.
+  func waitWhileBuilding()
+  /// When the build ended (a number that grows with every build), if the value is built and its
+  /// teardown has not been claimed; else `nil`.
+  var pendingTeardownOrder: UInt? { get }
+  /// Runs a synchronous teardown, unless it has run; the value must be built.
+  func tearDown()
+  /// Runs the teardown, unless it has run; the value must be built.
+  func tearDown() async
+  /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
+  /// returns whether a built value still needs its teardown.
+  func close() -> Bool
+  /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
+  func redeclared(next: Node?, site: OverrideSite) -> Node
 }
 
 /// A value built on first use, once per scope, and torn down when the scope ends: what
-/// `InjectedValues.lazy(_:_:teardown:)` declares.
+/// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are those of `LazyState`.
 ///
-/// Its life has the phases of `Phase`: *declared* by `lazy` in an update closure; *open* once its
-/// scope starts, when the first read builds it, with the scope's values visible; *building* while
-/// one thread runs the factory, when readers on other threads wait for it; *built*, read without
-/// a lock; *closed* when the scope ends, when a read stops the program (the value has been torn
-/// down).
-///
-/// The cell is one allocation: a header, and the value as its one element, initialized once
-/// built. Every change of phase is one compare-and-exchange of the header's word, so a scope
-/// starts and closes its cells without a lock. A lock (`Lock.striped`, shared with a few other
-/// objects) is taken only to wait for a build on another thread, and by the builder to wake the
-/// waiters; the factory runs without it. The builder initializes the value before it stores
-/// `built` with release ordering, so that a read of the built value is one atomic load and one
-/// copy. The value stays until the cell is freed, so a reader that saw `built` just before the
-/// scope closed still reads a live value.
+/// A read of a built value loads one word atomically (`builtWord`, raw memory of its own) and
+/// copies the value, which was stored before the word was set: no lock. Every other step takes
+/// the cell's lock (`Lock.striped`), and no user code (the factory, a teardown) runs under it.
 @usableFromInline
-final class LazyCell<Value: Sendable>: ManagedBuffer<LazyCellHeader<Value>, Value> {
-  // Shared across threads, though `ManagedBuffer` cannot be `Sendable`: `LazyBox`, which holds
-  // the cell, is `@unchecked Sendable` on these grounds. `word` and `builder` are read and
-  // written only atomically; `scope` only by the scope that started the cell, while it holds the
-  // phase `starting` or when it closes the cell, and by the one builder, after it took the phase
-  // `building` (which the closing scope waits for); `hasValue` and the value are written once,
-  // by the builder, before it stores `built` (release), and read only after loading `built`
-  // (acquire); the rest of the header is never written after creation.
+final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
+  // Safe: `state`, `scope`, `buildOrder`, `tornDown` and `waitReported` are read and written
+  // only under `lock`; `stored` is written once, under the lock, before `builtWord` is set with a
+  // release store, and read either under the lock or after an acquire load of `builtWord` that
+  // saw it set; it is never written again. The rest is immutable.
 
-  /// The phases of a cell, as its header's word holds them.
-  enum Phase: UInt {
-    /// Declared by `lazy`, not started by any scope.
-    case declared = 0
-    /// The scope has ended: a read stops the program.
-    case closed = 1
-    /// The value is built: reads return it.
-    case built = 2
-    /// A scope has taken the declaration as its own and started it: the first read builds it.
-    case open = 3
-    /// A thread runs the factory; readers on other threads wait.
-    case building = 4
-    /// The scope that owns the cell is setting the values the factory sees.
-    case starting = 5
-  }
+  let key: any InjectionKey.Type
+  let site: OverrideSite
+  let make: @Sendable () -> Value
+  let teardown: LazyTeardown<Value>
 
-  /// What the header's word holds once the value is built.
-  @usableFromInline static var built: UInt { 2 }
+  /// 1 while the value is built and its scope runs, else 0: read without the lock.
+  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
+  /// The value, once built; never cleared, so a reader that saw `builtWord` set just before the
+  /// scope closed still copies a live value.
+  @usableFromInline var stored: Value?
 
-  /// A cell for a value of `key`, declared at `site`.
-  @inlinable
-  static func make(
+  private var state = LazyState.declared
+  /// The values the factory sees: the declaring scope's, from `open` to `close`.
+  private var scope: Node?
+  private var buildOrder: UInt = 0
+  private var tornDown = false
+
+  private var lock: Lock { Lock.striped(for: self) }
+
+  @usableFromInline
+  init(
     key: any InjectionKey.Type,
     site: OverrideSite,
     make: @escaping @Sendable () -> Value,
     teardown: LazyTeardown<Value>
-  ) -> LazyCell {
-    let buffer = create(minimumCapacity: 1) { _ in
-      LazyCellHeader(make: make, teardown: teardown, key: key, site: site)
-    }
-    return unsafeDowncast(buffer, to: LazyCell.self)  // `create` makes an instance of `Self`
+  ) {
+    self.key = key
+    self.site = site
+    self.make = make
+    self.teardown = teardown
+    builtWord = .allocate(capacity: 1)
+    builtWord.initialize(to: 0)
   }
 
   deinit {
-    // `ManagedBuffer` destroys the header; the value, and the scope's values the cell retained
-    // (if it was started and never closed), are this class's to release.
-    withUnsafeMutablePointers { header, value in
-      if header.pointee.hasValue { value.deinitialize(count: 1) }
-      header.pointee.scope?.release()
-    }
+    builtWord.deallocate()
   }
 
-  private var lock: Lock { Lock.striped(for: self) }
-
-  /// The header, read and written field by field in place. (`header` would copy all of it,
-  /// including the fields that other threads write.) The address is valid while the cell lives:
-  /// an object does not move.
-  private var fields: UnsafeMutablePointer<LazyCellHeader<Value>> {
-    withUnsafeMutablePointerToHeader { $0 }
+  var declaration: String {
+    site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
-  var key: any InjectionKey.Type { fields.pointee.key }
-  var site: OverrideSite { fields.pointee.site }
-  var teardown: LazyTeardown<Value> { fields.pointee.teardown }
-
-  /// The current phase (acquire: what was written before it was stored is visible).
-  private var phase: Phase {
-    Phase(rawValue: injection_load_acquire(&fields.pointee.word)).unsafelyUnwrapped
+  var hasAsynchronousTeardown: Bool {
+    if case .async = teardown { return true }
+    return false
   }
 
-  /// Moves the cell from phase `old` to `new`, if it is in `old`; `false` if it is not.
-  private func move(from old: Phase, to new: Phase) -> Bool {
-    injection_compare_exchange(&fields.pointee.word, old.rawValue, new.rawValue)
-  }
+  // MARK: - Reading
 
-  /// The value, built on the first call.
+  /// The value, built on the first read.
   @inlinable
   func value() -> Value {
-    withUnsafeMutablePointers { header, value in
-      injection_load_acquire(&header.pointee.word) == Self.built
-        ? value.pointee : valueOnSlowPath()
-    }
+    if injection_load_acquire(builtWord) == 1 { return stored.unsafelyUnwrapped }
+    return valueOnSlowPath()
+  }
+
+  /// What a read does next, decided under the lock.
+  private enum Step {
+    case build(seeing: Node?)
+    case read(Value)
+    case wait(for: UInt)
+    case stop(LazyState)
   }
 
   @usableFromInline
   func valueOnSlowPath() -> Value {
-    CycleDetection.checking(key, cell: UInt(bitPattern: ObjectIdentifier(self))) {
-      let thread = currentThreadID()
-      var waited = false
-      while true {
-        let current = phase
-        switch current {
-        case .built: return withUnsafeMutablePointerToElements { $0.pointee }
+    let thread = currentThreadID()
+    let identity = UInt(bitPattern: ObjectIdentifier(self))
+    CycleDetection.checkThisThread(key, cell: identity)
+    var waited = false
+    while true {
+      let step = lock.withLock { () -> Step in
+        switch state {
         case .open:
-          if move(from: .open, to: .building) { return build(on: thread) }
-        case .building:
-          // A read of the value by its own factory, directly or through other values it builds,
-          // would wait for itself: the frames of this thread's builds give the chain.
-          if injection_load_acquire(&fields.pointee.builder) == thread {
-            CycleDetection.stopForCycleOnThisThread(
-              key,
-              cell: UInt(bitPattern: ObjectIdentifier(self))
-            )
-          }
-          if !waitWhileBuilding(patiently: false) { waitedTooLong() }
-          waited = true
-        case .starting:
-          // The scope that owns the cell is setting its values, a few instructions.
-          yieldThread()
-        case .closed where waited && fields.pointee.hasValue:
-          // This read began while the scope ran and waited for the build; the scope ended as the
-          // build did. The value stays until the cell is freed, as for a read that found it built.
-          return withUnsafeMutablePointerToElements { $0.pointee }
-        case .declared, .closed: misuse(current)
+          state = .building(thread: thread)
+          return .build(seeing: scope)
+        case .built: return .read(stored.unsafelyUnwrapped)
+        case .building(let builder): return .wait(for: builder)
+        case .closed where waited && stored != nil:
+          // This read waited for a build as the scope ended: the value stays until the cell is
+          // freed, as for a read that found it built just before.
+          return .read(stored.unsafelyUnwrapped)
+        case .declared, .closed: return .stop(state)
         }
+      }
+      switch step {
+      case .build(let scope): return build(seeing: scope)
+      case .read(let value): return value
+      case .wait(let builder):
+        if builder == thread { CycleDetection.stopForCycleOnThisThread(key, cell: identity) }
+        waitForBuild(by: builder)
+        waited = true
+      case .stop(let state): misuse(state)
       }
     }
   }
 
-  /// Runs the factory, on the thread that moved the cell to `building`, and publishes the value.
-  private func build(on thread: UInt) -> Value {
-    injection_store_release(&fields.pointee.builder, thread)
-    // The cell keeps its scope's values alive until the scope closes it, which waits for this
-    // build to end.
-    let scope = fields.pointee.scope?.takeUnretainedValue()
+  /// Runs the factory on this thread, which moved the cell to `building`, and publishes the
+  /// value.
+  private func build(seeing scope: Node?) -> Value {
     let cell = UInt(bitPattern: ObjectIdentifier(self))
-    let make = fields.pointee.make
     let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
     lock.withLock {
-      withUnsafeMutablePointers { header, value in
-        value.initialize(to: made)
-        header.pointee.hasValue = true
-        header.pointee.buildOrder = UInt(injection_next_build_order())
-        injection_store_release(&header.pointee.word, Phase.built.rawValue)
-      }
-      // Under the lock: a reader that saw `building` holds it until it waits.
+      stored = made
+      buildOrder = injection_next_build_order()
+      state = .built
+      injection_store_release(builtWord, 1)
       lock.wakeAll()
     }
     return made
   }
 
-  /// Waits until the phase is no longer `building`. In debug builds a reader gives up after
-  /// `CycleDetection.patienceSeconds` and gets `false`, unless `patiently`; the scope closing the
-  /// cell always waits.
-  private func waitWhileBuilding(patiently: Bool) -> Bool {
-    lock.withLock {
-      #if DEBUG
-        if !patiently {
-          let deadline = Lock.Deadline(afterSeconds: CycleDetection.patienceSeconds)
-          while phase == .building {
-            if !lock.wait(until: deadline) { return phase != .building }
-          }
-          return true
-        }
-      #endif
-      while phase == .building { lock.wait() }
-      return true
+  /// Waits until `builder` has finished building the value, telling cycle detection.
+  private func waitForBuild(by builder: UInt) {
+    let message = {
+      "Injection: \(self.key), declared with lazy(_:_:)\(self.place), has been under construction "
+        + "on another thread for \(CycleDetection.patienceSeconds) seconds while this read waits "
+        + "for it: its factory seems to wait for a read of its own value on another thread or "
+        + "task, and a dependency cycle may go through another thread. Still waiting."
     }
+    CycleDetection.waiting(
+      for: key,
+      creatingThread: builder,
+      stillCreating: { self.isBeingBuilt(by: builder) },
+      message: message
+    ) { deadline in
+      lock.withLock {
+        while case .building = state {
+          guard let deadline else {
+            lock.wait()
+            continue
+          }
+          if !lock.wait(until: deadline), case .building = state { return false }
+        }
+        return true
+      }
+    }
+  }
+
+  /// Whether `thread` is building the value now: for cycle detection, which asks under its own
+  /// lock.
+  func isBeingBuilt(by thread: UInt) -> Bool {
+    lock.withLock { state == .building(thread: thread) }
+  }
+
+  private var place: String {
+    site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
   }
 
   /// Stops the program for a read that cannot be served: before the scope started, or after it
   /// ended.
-  private func misuse(_ phase: Phase) -> Never {
-    let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+  private func misuse(_ state: LazyState) -> Never {
     let message: String
-    switch phase {
-    case .declared, .starting:
+    switch state {
+    case .closed:
+      message =
+        "\(key), declared with lazy(_:_:)\(place), was read after its scope ended (for example "
+        + "through a snapshot or a task that outlived the scope). Read it only while the scope "
+        + "runs, or from its own teardowns."
+    default:
       message =
         "\(key), declared with lazy(_:_:)\(place), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
         + "scope owns. Declare it in the update closure of withInjectedValues or of a test trait, "
         + "and read it in the operation."
-    case .closed:
-      message =
-        "\(key), declared with lazy(_:_:)\(place), was read after its scope ended and its value "
-        + "was torn down (for example through a snapshot or a task that outlived the scope). "
-        + "Read it only while the scope runs."
-    case .open, .building, .built:
-      preconditionFailure("Injection: \(declaration) can be read in phase \(phase)")
     }
     fatalError("Injection: \(message)")
   }
 
-  /// Stops the program for a read that has waited `CycleDetection.patienceSeconds` for another
-  /// thread to build the value (debug builds).
-  private func waitedTooLong() -> Never {
-    let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
-    fatalError(
-      "Injection: \(key), declared with lazy(_:_:)\(place), has been under construction on "
-        + "another thread for \(CycleDetection.patienceSeconds) seconds while this read waits for "
-        + "it: its factory seems to wait for a read of its own value on another thread or task, "
-        + "a dependency cycle through another thread. A factory must not wait for work that reads "
-        + "the value it builds."
-    )
-  }
+  // MARK: - The scope's side
 
-  /// Takes the declaration for the scope about to start, and starts it: from now on a read
-  /// builds the value, seeing `scope`. `false` if another scope took it first, in which case
-  /// this scope needs a cell of its own (see `LazyBox.redeclared`).
-  func claimAndOpen(scope: Node?) -> Bool {
-    guard move(from: .declared, to: .starting) else { return false }
-    start(seeing: scope)
-    return true
-  }
-
-  /// Starts the value with `scope` instead, if it is still declared or not yet read: for the
-  /// cells of a scope whose values changed while it took its declarations.
-  func reopen(scope: Node?) {
-    if move(from: .open, to: .starting) || move(from: .declared, to: .starting) {
-      start(seeing: scope)
+  func open(seeing scope: Node?) -> Bool {
+    lock.withLock {
+      guard state == .declared else { return false }
+      state = .open
+      self.scope = scope
+      return true
     }
   }
 
-  /// In phase `starting`: makes `scope` the values the factory sees, and opens the cell.
-  private func start(seeing scope: Node?) {
-    fields.pointee.scope?.release()
-    fields.pointee.scope = scope.map { Unmanaged.passRetained($0) }
-    // Only the owning scope leaves `starting`; `close()` waits for it.
-    let opened = move(from: .starting, to: .open)
-    precondition(opened, "Injection: \(declaration) changed phase while its scope started it")
+  func reopen(seeing scope: Node?) {
+    let replaced = lock.withLock { () -> Node? in
+      guard state == .open else { return nil }
+      defer { self.scope = scope }
+      return self.scope
+    }
+    withExtendedLifetime(replaced) {}  // released outside the lock
   }
 
-  /// A cell with the same declaration, not started by any scope.
-  func redeclared(site: OverrideSite) -> LazyCell {
-    LazyCell.make(
-      key: fields.pointee.key,
-      site: site,
-      make: fields.pointee.make,
-      teardown: fields.pointee.teardown
-    )
+  func waitWhileBuilding() {
+    let builder = lock.withLock { () -> UInt? in
+      if case .building(let thread) = state { return thread }
+      return nil
+    }
+    if let builder { waitForBuild(by: builder) }
   }
 
-  /// Ends the scope: later reads stop the program. Waits for a build in progress. Returns
-  /// whether the value was built, for the caller to tear it down; `false` from a second call, so
-  /// that the teardown runs once.
-  ///
-  /// (Not the value as an optional: this code is not specialized for `Value`, and an optional
-  /// of it would cost a metadata lookup per scope.)
-  func close() -> Bool {
-    while true {
-      let current = phase
-      switch current {
-      case .closed: return false  // closed before: its teardown has run, or was not due
-      case .building: _ = waitWhileBuilding(patiently: true)
-      case .starting: yieldThread()
-      case .declared, .open, .built:
-        guard move(from: current, to: .closed) else { continue }
-        // No build can start any more, and none runs: the scope's values are no longer needed.
-        fields.pointee.scope?.release()
-        fields.pointee.scope = nil
-        return current == .built
-      }
+  var pendingTeardownOrder: UInt? {
+    lock.withLock { state == .built && !tornDown ? buildOrder : nil }
+  }
+
+  /// Claims the teardown: the value, for the one caller that is to run it.
+  private func claimTeardown() -> Value? {
+    lock.withLock {
+      guard !tornDown, let stored else { return nil }
+      tornDown = true
+      return stored
     }
   }
 
-  /// The value, once it is built (its phase was `built`, or `close()` said it was built). It
-  /// stays until the cell is freed.
-  var builtValue: Value {
-    withUnsafeMutablePointerToElements { $0.pointee }
-  }
-
-  /// When the build ended, if the value is built and its teardown has not run; else 0.
-  var pendingTeardownOrder: UInt {
-    guard phase == .built, injection_load_acquire(&fields.pointee.tornDown) == 0 else { return 0 }
-    return fields.pointee.buildOrder
-  }
-
-  /// Claims the teardown of a built value: `true` for the one caller that is to run it.
-  private func claimTeardown() -> Bool {
-    injection_compare_exchange(&fields.pointee.tornDown, 0, 1)
-  }
-
-  /// Runs a synchronous teardown, unless it has run; the value must be built.
   func tearDown() {
-    guard claimTeardown() else { return }
+    guard let value = claimTeardown() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(builtValue)
+    case .sync(let teardown): teardown(value)
     case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
     }
   }
 
-  /// Runs the teardown, unless it has run; the value must be built.
   func tearDown() async {
-    guard claimTeardown() else { return }
+    guard let value = claimTeardown() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(builtValue)
-    case .async(let teardown): await teardown(builtValue)
+    case .sync(let teardown): teardown(value)
+    case .async(let teardown): await teardown(value)
     }
+  }
+
+  func close() -> Bool {
+    while true {
+      waitWhileBuilding()
+      let (closed, needsTeardown, scope) = lock.withLock { () -> (Bool, Bool, Node?) in
+        if case .building = state { return (false, false, nil) }
+        let needsTeardown = state == .built && !tornDown
+        state = .closed
+        injection_store_release(builtWord, 0)
+        defer { self.scope = nil }
+        return (true, needsTeardown, self.scope)
+      }
+      withExtendedLifetime(scope) {}  // released outside the lock
+      if closed { return needsTeardown }
+    }
+  }
+
+  func redeclared(next: Node?, site: OverrideSite) -> Node {
+    let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)
+    return LazyBox(cell, key: UInt(bitPattern: ObjectIdentifier(key)), next: next, site: site)
   }
 
   /// The value as descriptions show it.
   var description: String {
-    switch phase {
-    case .declared, .starting, .open: "(lazy, not built yet)"
-    case .building: "(lazy, being built)"
-    case .built: "\(withUnsafeMutablePointerToElements { $0.pointee })"
-    case .closed: "(lazy, torn down)"
+    let (state, stored) = lock.withLock { (self.state, self.stored) }
+    switch state {
+    case .declared, .open: return "(lazy, not built yet)"
+    case .building: return "(lazy, being built)"
+    case .built: return "\(stored.unsafelyUnwrapped)"
+    case .closed: return "(lazy, its scope has ended)"
     }
-  }
-
-  /// The key and declaration site, for messages.
-  var declaration: String {
-    site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
-  }
-
-  /// Runs a synchronous teardown, if the value was built and its teardown has not run, while
-  /// the value can still be read; then ends the scope, and tears down a value that another task
-  /// finished building meanwhile.
-  func closeAndTearDown() {
-    if phase == .built { tearDown() }
-    if close() { tearDown() }
-  }
-
-  /// Runs the teardown, if the value was built and its teardown has not run, while the value can
-  /// still be read; then ends the scope, as the synchronous `closeAndTearDown()` does.
-  func closeAndTearDown() async {
-    if phase == .built { await tearDown() }
-    if close() { await tearDown() }
   }
 }
 
 /// One override of a key by a value built on first use: see `LazyCell`.
 ///
 /// Generic over the value's type rather than the key, so that a declaration, which learns its
-/// key only when it runs (see `InjectedValues.lazy(_:_:teardown:)`), is compiled for its value
-/// type. A read of `Key` downcasts to `LazyBox<Key.Value>`, which is the box's type: a node is
-/// found only under its own key, whose value type the declaration checked.
+/// key only when it runs, is compiled for its value type. A read of `Key` downcasts to
+/// `LazyBox<Key.Value>`, the box's type: a node is found only under its own key, whose value
+/// type the declaration checked.
 @usableFromInline
-final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell, which is
-  // shared safely across threads (see `LazyCell`).
+final class LazyBox<Value: Sendable>: LazyDeclaration, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
   @usableFromInline let cell: LazyCell<Value>
   @usableFromInline let site: OverrideSite
 
-  @inlinable
+  @usableFromInline
   init(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
     self.cell = cell
     self.site = site
-    super.init(
-      key: key,
-      kind: .lazyBox,
-      next: next,
-      layer: site.layer,
-      depth: site.depth
-    )
+    super.init(cell, key: key, next: next, site: site)
   }
 
-  override func relinked(to next: Node?) -> Node {
-    LazyBox(cell, key: key, next: next, site: site)
-  }
-
-  override func redeclared(next: Node?, site: OverrideSite) -> Node {
-    LazyBox(cell.redeclared(site: site), key: key, next: next, site: site)
+  override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
+    LazyBox(cell, key: key, next: next, site: site ?? self.site)
   }
 
   override func collect(into table: inout KeyTable) {
@@ -434,40 +367,21 @@ final class LazyBox<Value: Sendable>: Node, @unchecked Sendable {
   override var overrideDescription: (value: String, site: OverrideSite)? {
     (cell.description, site)
   }
+}
 
-  override func startLazyValue(seeing scope: Node?, synchronously: Bool) -> Bool {
-    if synchronously, case .async = cell.teardown {
-      fatalError(
-        "Injection: \(cell.declaration) has an asynchronous teardown, which a synchronous "
-          + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
-          + "withInjectedValues from an asynchronous function with `await`. (In top-level code, "
-          + "such as main.swift, Swift picks the synchronous form even after `await`, and warns "
-          + "that no async operations occur there: write the operation as `{ () async in … }`, "
-          + "or move the call into an asynchronous function.)"
-      )
-    }
-    return cell.claimAndOpen(scope: scope)
+/// A box of a value built on first use, whatever its type: what a scope opens and ends.
+@usableFromInline
+class LazyDeclaration: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds one `let` of a `Sendable` type.
+  let lifecycle: any LazyLifecycle
+
+  init(_ lifecycle: any LazyLifecycle, key: UInt, next: Node?, site: OverrideSite) {
+    self.lifecycle = lifecycle
+    super.init(key: key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
   }
 
-  override func restartLazyValue(seeing scope: Node?) {
-    cell.reopen(scope: scope)
-  }
-
-  override var pendingTeardownOrder: UInt { cell.pendingTeardownOrder }
-
-  override func tearDownLazyValue() {
-    cell.tearDown()
-  }
-
-  override func tearDownLazyValue() async {
-    await cell.tearDown()
-  }
-
-  override func endLazyValue() {
-    cell.closeAndTearDown()
-  }
-
-  override func endLazyValue() async {
-    await cell.closeAndTearDown()
+  /// `node`'s lifecycle, if it is a box of a value built on first use.
+  static func lifecycle(of node: Node) -> (any LazyLifecycle)? {
+    node.kind == .lazyBox ? unsafeDowncast(node, to: LazyDeclaration.self).lifecycle : nil
   }
 }

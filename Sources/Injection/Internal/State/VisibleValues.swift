@@ -1,35 +1,19 @@
-public import CInjectionSupport
-
-// Which chain the code running now sees: the task's values, or those a frame or a marker shows.
+// Which chain the code running now sees: the task's values, or those a frame shows.
 
 extension InjectedValues {
-  /// The task-local that holds the current task's overrides, the head of its chain. Async
-  /// bindings go through it; reads (`taskHead`) and synchronous bindings reach it through its
-  /// published address (`taskHeadKey`).
+  /// The task-local that holds the current task's overrides, the head of its chain.
   @usableFromInline
   static let taskHeadLocal = TaskLocal<TaskHead>(wrappedValue: TaskHead(nil))
 
-  /// `taskHeadLocal`, reached through its address, which the first read or synchronous binding
-  /// publishes in a C global (`injection_task_head_local_get`), and used without retaining it.
-  ///
-  /// A `static let` is reached through an accessor that calls `swift_once` on every use on Linux
-  /// (16 instructions a read, callgrind); the published address is one load. Unretained, because
-  /// unoptimized builds would otherwise retain and release this one object on every read, and
-  /// its reference count, shared by every thread, made threads of a debug build wait for each
-  /// other.
-  @inlinable @inline(__always)
-  static var taskHeadKey: Unmanaged<TaskLocal<TaskHead>> {
-    Unmanaged.fromOpaque(
-      UnsafeRawPointer(bitPattern: injection_task_head_local_get()).unsafelyUnwrapped
-    )
-  }
-
   /// The current task's overrides: the head of its chain.
   @inlinable @inline(__always)
-  static var taskHead: Node? { taskHeadKey._withUnsafeGuaranteedRef { $0.get().node } }
+  static var taskHead: Node? { taskHeadLocal.get().node }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
-  /// closure, creates a default, or probes an accessor (see `ContextFrame`).
+  /// closure, creates a default or a value built on first use, or probes an accessor (see
+  /// `ContextFrame`).
+  ///
+  /// Inside an update closure this is its `UpdateBuilder`, which a lookup resolves.
   @inlinable @inline(__always)
   static var _visibleHead: Node? {
     if let frame = ContextFrame.top { return head(seenIn: frame) }
@@ -39,68 +23,37 @@ extension InjectedValues {
   /// `_visibleHead` while `frame` is this thread's innermost frame.
   @usableFromInline
   static func head(seenIn frame: UnsafeMutablePointer<ContextFrame>) -> Node? {
-    switch frame.pointee.kind {
-    case .update:
-      if let values = frame.pointee.updateValues() { return values.pointee.head }
-      return taskHead
-    case .reading, .probe: return frame.pointee.head?.takeUnretainedValue()
-    case .operation: return taskHead
-    }
+    frame.pointee.kind == .operation ? taskHead : frame.pointee.head?.takeUnretainedValue()
   }
 
-  /// The visible head, with an asynchronous update's marker resolved: the values being built for
-  /// the task that builds them, the values around them for every other task.
+  /// The visible head as a chain to start from or to bind: the values an update closure has
+  /// built so far, for the closure's own code; the values around it for everyone else.
   @inlinable
   static var resolvedHead: Node? {
     let head = _visibleHead
-    if let head, head.kind == .marker { return resolvingMarker(head) }
+    if let head, head.kind == .builder { return UpdateBuilder.resolving(head) }
     return head
   }
 
-  /// The values that the update closure running in this task builds, if the current code is
-  /// that closure (not a default it creates, a probe, or a nested operation).
-  static var valuesBeingBuilt: UnsafeMutablePointer<InjectedValues>? {
-    if let frame = ContextFrame.top {
-      switch frame.pointee.kind {
-      case .update: if let values = frame.pointee.updateValues() { return values }
-      case .operation: break
-      case .reading, .probe: return nil
-      }
-    }
-    return UpdateMarker.building(taskHead)?.values
-  }
-
+  /// The update closure that the current code runs, if any: the builder that seed-style setters
+  /// write into and `current` hands out.
   @usableFromInline
-  static func resolvingMarker(_ head: Node) -> Node? {
-    let marker = unsafeDowncast(head, to: UpdateMarker.self)  // the only node of its kind
-    return marker.valuesOfCurrentTask?.pointee.head ?? marker.next
+  static var runningBuilder: UpdateBuilder? {
+    guard let head = _visibleHead, head.kind == .builder else { return nil }
+    let builder = unsafeDowncast(head, to: UpdateBuilder.self)  // the only node of its kind
+    return builder.isOpenForCurrentCode ? builder : nil
   }
 }
 
 /// The value of `InjectedValues.taskHeadLocal`: the head of the current task's chain.
 ///
-/// A struct of this module rather than `Node?`: the runtime copies and destroys a task-local's
-/// value through its type's value witnesses, and this type's are a retain and a release, where an
-/// optional's go through the runtime's generic enum witnesses (callgrind: 31 instructions fewer
-/// for a default read, 57 for an overridden one, 72 for a scope entry).
+/// A struct of this module rather than `Node?`, because the runtime copies a task-local's value
+/// through its type's value witnesses: this type's are a plain retain and release, an optional's
+/// go through the runtime's generic enum witnesses.
 @usableFromInline
 struct TaskHead: Sendable {
   @usableFromInline let node: Node?
 
   @inlinable
   init(_ node: Node?) { self.node = node }
-}
-
-/// Publishes the address of `InjectedValues.taskHeadLocal`, which lives as long as the process,
-/// for `injection_task_head_local_get`, and returns it.
-///
-/// `@usableFromInline` for its symbol: reads are inlined into other modules, and the C function
-/// they inline calls this one, so the symbol must be exported from the library when it is
-/// linked dynamically (an internal function's symbol is hidden).
-@usableFromInline
-@_cdecl("injection_task_head_local_publish")
-func publishTaskHeadLocal() -> UInt {
-  let address = UInt(bitPattern: Unmanaged.passUnretained(InjectedValues.taskHeadLocal).toOpaque())
-  injection_task_head_local_store(address)
-  return address
 }
