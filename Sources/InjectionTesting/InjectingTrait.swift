@@ -58,7 +58,7 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     let outer = InjectedValues.current
-    if outer._observer == nil, let reporter = StrictInjectionTrait.reporter(for: test) {
+    if outer._observer == nil, let reporter = FallbackReporter.forStrictTest(test) {
       // The test is strict, but its strict trait applies inside this one: strict mode starts
       // here, so that this update closure and its teardowns are checked too.
       defer { reporter.testEnded() }

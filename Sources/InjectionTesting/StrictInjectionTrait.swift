@@ -29,7 +29,7 @@ public import Testing
 /// When a test case starts, the getter of each allowed accessor runs once, on empty values, to
 /// find the keys it reads. Fallbacks read outside the test's task, by a detached task that
 /// re-entered a snapshot of its values, are recorded when the test case ends.
-public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
+public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping, StrictnessTrait {
   /// For each allowed accessor, finds the keys its getter reads.
   private let allowedAccessors: [@Sendable () -> [any InjectionKey.Type]]
   private let allowedKeys: Set<ObjectIdentifier>
@@ -56,7 +56,7 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
     let enclosing = current._observer as? FallbackReporter
     if let enclosing, enclosing.isRunningHere, enclosing.allowed.isSuperset(of: allowed) {
       // An `.injecting` trait applied before this one already made this test case strict, with
-      // every strict trait of the test (see `StrictInjectionTrait.reporter(for:)`).
+      // every strict trait of the test (see `FallbackReporter.forStrictTest(_:)`).
       return try await function()
     }
     // The first strict trait to apply makes one reporter with the allow-lists of every strict
@@ -64,7 +64,7 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
     // reporter of its own for each would leave the values that the traits in between made (a
     // suite's `.injecting`, its lazy values' factories and teardowns) with the outer one, which
     // knows neither the test's allow-list nor that it runs here.
-    let all = StrictInjectionTrait.allowedKeys(for: test) ?? allowed
+    let all = FallbackReporter.allowedKeys(for: test) ?? allowed
     let reporter = FallbackReporter(
       allowing: all.union(allowed).union(enclosing?.allowed ?? []),
       test: test
@@ -76,7 +76,7 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   }
 
   /// The keys this trait lets fall back.
-  private func allowedKeyIdentities() -> Set<ObjectIdentifier> {
+  func allowedKeyIdentities() -> Set<ObjectIdentifier> {
     var allowed = allowedKeys
     for keysRead in allowedAccessors {
       allowed.formUnion(keysRead().map { ObjectIdentifier($0) })
@@ -87,19 +87,6 @@ public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping {
   /// A reporter for a test case of `test` that has strict traits, allowing what all of them
   /// allow; `nil` if it has none. An `.injecting` trait applied before the strict ones uses it,
   /// so that its update closure runs in strict mode too.
-  static func reporter(for test: Test) -> FallbackReporter? {
-    allowedKeys(for: test).map { FallbackReporter(allowing: $0, test: test) }
-  }
-
-  /// The keys that the strict traits of `test` (its suites' included) let fall back, together;
-  /// `nil` if it has none.
-  static func allowedKeys(for test: Test) -> Set<ObjectIdentifier>? {
-    let traits = test.traits.compactMap { $0 as? StrictInjectionTrait }
-    guard !traits.isEmpty else { return nil }
-    return traits.reduce(into: Set<ObjectIdentifier>()) {
-      $0.formUnion($1.allowedKeyIdentities())
-    }
-  }
 }
 
 extension Trait where Self == StrictInjectionTrait {
