@@ -90,7 +90,7 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
-      if let head, head.kind == .builder { return writeThroughBuilder(newValue, for: Key.self) }
+      if let head, head.kind == .builder { return writeThroughBuilder(consume newValue, for: Key.self) }
       let (next, site) = startWrite(of: Self._key(Key.self))
       finishWrite(Box<Key>(consume newValue, next: consume next, site: site))
     }

@@ -48,7 +48,7 @@ extension InjectedValues {
 
 private struct SlowComputedKey: InjectionKey {
   static var currentValue: Int {
-    usleep(5_500_000)
+    usleep(6_500_000)
     return 6
   }
 }

@@ -93,6 +93,32 @@ static inline void *injection_context_get(void) { return injection_thread_contex
 /// Makes `frame` (or NULL) the current thread's innermost context frame.
 static inline void injection_context_set(void *frame) { injection_thread_context = frame; }
 
+// MARK: - The thread's spare update builder
+
+/// The current thread's spare `UpdateBuilder`, retained, or NULL; see `UpdateBuilder.swift`.
+extern _Thread_local void *injection_spare_builder;
+
+/// Whether the current thread has registered the release of its spare builder at its exit.
+extern _Thread_local _Bool injection_spare_builder_registered;
+
+/// Takes the current thread's spare builder (retained), leaving none, or returns NULL.
+static inline void *injection_spare_builder_take(void) {
+  void *spare = injection_spare_builder;
+  injection_spare_builder = 0;
+  return spare;
+}
+
+/// Makes `builder` (retained) the current thread's spare, if it has none; returns whether it did.
+/// `*registered` says whether the thread had registered its spare's release at exit before, and
+/// is set to 1.
+static inline _Bool injection_spare_builder_put(void *builder, _Bool *registered) {
+  if (injection_spare_builder) return 0;
+  injection_spare_builder = builder;
+  *registered = injection_spare_builder_registered;
+  injection_spare_builder_registered = 1;
+  return 1;
+}
+
 // MARK: - The main thread
 
 /// The current thread's answer to "is this the main thread?": 0 until asked, then 1 or -1.

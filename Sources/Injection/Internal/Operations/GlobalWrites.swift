@@ -20,10 +20,11 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    let builder = UpdateBuilder(starting: InjectedValues(globalWrites: ()), synchronous: true)
+    var builder = UpdateBuilder.make(starting: InjectedValues(globalWrites: ()), synchronous: true)
     var values = InjectedValues(head: builder)
-    ContextFrame.with(ContextFrame(.update, head: builder)) { values[keyPath: keyPath] = value }
-    let scratch = builder.seal(returning: values)
+    let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
+    ContextFrame.with(frame) { values[keyPath: keyPath] = value }
+    let scratch = UpdateBuilder.finish(&builder, final: values.take())
     withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
       for box in scratch.ownBoxes.reversed() {
         let box = box.takeUnretainedValue()

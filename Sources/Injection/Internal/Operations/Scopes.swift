@@ -19,6 +19,14 @@ extension InjectedValues {
     return head.hops > Node.maximumBoundHops ? head.compacted() : head
   }
 
+  /// These values, leaving an empty value in their place.
+  @inlinable
+  mutating func take() -> InjectedValues {
+    let taken = self
+    self = InjectedValues()
+    return taken
+  }
+
   /// Runs `update` on `$0`, values that start from the current code's and whose head is a new
   /// `UpdateBuilder`, with a frame that lets seed-style accessors and every read in it reach the
   /// builder, and returns the values it built.
@@ -28,20 +36,19 @@ extension InjectedValues {
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
-    let builder = UpdateBuilder(
+    var builder = UpdateBuilder.make(
       starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
       synchronous: true
     )
     var values = InjectedValues(head: builder)
     do {
-      try ContextFrame.with(ContextFrame(.update, head: builder)) { () throws(Failure) in
-        try update(&values)
-      }
+      let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
+      try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
     } catch {
-      _ = builder.seal(returning: values)
+      _ = UpdateBuilder.finish(&builder, final: values.take())
       throw error
     }
-    return builder.seal(returning: values)
+    return UpdateBuilder.finish(&builder, final: values.take())
   }
 
   /// Runs the asynchronous `update` on `$0` as `updating` does; the builder is found through
@@ -52,7 +59,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)?
   ) async throws -> InjectedValues {
-    let builder = UpdateBuilder(
+    var builder = UpdateBuilder.make(
       starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
       synchronous: false
     )
@@ -64,10 +71,10 @@ extension InjectedValues {
         isolation: isolation
       )
     } catch {
-      _ = builder.seal(returning: values)
+      _ = UpdateBuilder.finish(&builder, final: values.take())
       throw error
     }
-    return builder.seal(returning: values)
+    return UpdateBuilder.finish(&builder, final: values.take())
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

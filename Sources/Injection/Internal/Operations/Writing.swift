@@ -35,10 +35,14 @@ extension InjectedValues {
   /// it): into the builder, for the closure's own code; anywhere else, these values first become
   /// a snapshot of what they show here.
   @inlinable
-  mutating func writeThroughBuilder<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+  mutating func writeThroughBuilder<Key: InjectionKey>(
+    _ value: consuming Key.Value,
+    for key: Key.Type
+  ) {
     let builder = unsafeDowncast(head.unsafelyUnwrapped, to: UpdateBuilder.self)
     if builder.isOpenForCurrentCode {
-      builder.update { $0[Key.self] = value }
+      let (next, site) = builder.values.startWrite(of: Self._key(Key.self))
+      builder.values.finishWrite(Box<Key>(consume value, next: consume next, site: site))
     } else {
       self = builder.snapshot()
       self[Key.self] = value
@@ -52,7 +56,7 @@ extension InjectedValues {
   ///
   /// Inlinable, so that a write in an update closure is compiled for `Key` where the setter is.
   @inlinable
-  static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+  static func setFromType<Key: InjectionKey>(_ value: consuming Key.Value, for key: Key.Type) {
     if let builder = runningBuilder {
       builder.writeFromType(value, for: Key.self)
     } else {
@@ -86,7 +90,7 @@ extension InjectedValues {
     if let head, head.kind == .builder {
       let builder = unsafeDowncast(head, to: UpdateBuilder.self)
       if builder.isOpenForCurrentCode {
-        return builder.update { $0.declareLazy(keyPath, make, teardown: teardown) }
+        return builder.values.declareLazy(keyPath, make, teardown: teardown)
       }
       self = builder.snapshot()
     }

@@ -36,6 +36,10 @@ struct ContextFrame {
   @usableFromInline let owner: UInt
   /// The chain that reads see under this frame; unused by `operation` frames.
   @usableFromInline let head: Unmanaged<Node>?
+  /// For `update` frames, the task that runs the closure (`currentTask`): a task started with
+  /// `Task.immediate` inside the closure runs on this thread under this frame, and must not see
+  /// the values being built.
+  @usableFromInline let task: UInt
   /// For `reading` frames, the key being created, if any.
   @usableFromInline let creating: (any InjectionKey.Type)?
   @usableFromInline let previous: UnsafeMutableRawPointer?
@@ -45,10 +49,12 @@ struct ContextFrame {
     _ kind: Kind,
     owner: UInt = 0,
     head: Node? = nil,
+    task: UInt = 0,
     creating: (any InjectionKey.Type)? = nil
   ) {
     self.kind = kind
     self.owner = owner
+    self.task = task
     if let head { self.head = Unmanaged.passUnretained(head) } else { self.head = nil }
     self.creating = creating
     self.previous = injection_context_get()

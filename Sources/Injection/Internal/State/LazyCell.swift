@@ -69,23 +69,29 @@ protocol LazyLifecycle: AnyObject, Sendable {
 /// the cell's lock (`Lock.striped`), and no user code (the factory, a teardown) runs under it.
 @usableFromInline
 final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
-  // Safe: `state`, `scope`, `buildOrder`, `tornDown` and `waitReported` are read and written
-  // only under `lock`; `stored` is written once, under the lock, before `builtWord` is set with a
+  // Safe: `state`, `hasValue`, `scope`, `buildOrder` and `tornDown` are read and written only
+  // under `lock`; `storage` is initialized once, under the lock, before `builtWord` is set with a
   // release store, and read either under the lock or after an acquire load of `builtWord` that
   // saw it set; it is never written again. The rest is immutable.
+
+  // The two fields a read of a built value uses come first, so that their offsets do not depend
+  // on `Value`'s layout.
+
+  /// 1 while the value is built and its scope runs, else 0: read without the lock.
+  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
+  /// The value, once built (`hasValue`): raw memory rather than an optional stored property, so
+  /// that a read copies the value alone. Written once, before `builtWord` is set, and never
+  /// cleared, so a reader that saw `builtWord` set just before the scope closed still copies a
+  /// live value.
+  @usableFromInline let storage: UnsafeMutablePointer<Value>
 
   let key: any InjectionKey.Type
   let site: OverrideSite
   let make: @Sendable () -> Value
   let teardown: LazyTeardown<Value>
 
-  /// 1 while the value is built and its scope runs, else 0: read without the lock.
-  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
-  /// The value, once built; never cleared, so a reader that saw `builtWord` set just before the
-  /// scope closed still copies a live value.
-  @usableFromInline var stored: Value?
-
   private var state = LazyState.declared
+  private var hasValue = false
   /// The values the factory sees: the declaring scope's, from `open` to `close`.
   private var scope: Node?
   private var buildOrder: UInt = 0
@@ -106,9 +112,12 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     self.teardown = teardown
     builtWord = .allocate(capacity: 1)
     builtWord.initialize(to: 0)
+    storage = .allocate(capacity: 1)
   }
 
   deinit {
+    if hasValue { storage.deinitialize(count: 1) }
+    storage.deallocate()
     builtWord.deallocate()
   }
 
@@ -126,7 +135,7 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   /// The value, built on the first read.
   @inlinable
   func value() -> Value {
-    if injection_load_acquire(builtWord) == 1 { return stored.unsafelyUnwrapped }
+    if injection_load_acquire(builtWord) == 1 { return storage.pointee }
     return valueOnSlowPath()
   }
 
@@ -150,12 +159,12 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
         case .open:
           state = .building(thread: thread)
           return .build(seeing: scope)
-        case .built: return .read(stored.unsafelyUnwrapped)
+        case .built: return .read(storage.pointee)
         case .building(let builder): return .wait(for: builder)
-        case .closed where waited && stored != nil:
+        case .closed where waited && hasValue:
           // This read waited for a build as the scope ended: the value stays until the cell is
           // freed, as for a read that found it built just before.
-          return .read(stored.unsafelyUnwrapped)
+          return .read(storage.pointee)
         case .declared, .closed: return .stop(state)
         }
       }
@@ -177,7 +186,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     let cell = UInt(bitPattern: ObjectIdentifier(self))
     let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
     lock.withLock {
-      stored = made
+      storage.initialize(to: made)
+      hasValue = true
       buildOrder = injection_next_build_order()
       state = .built
       injection_store_release(builtWord, 1)
@@ -278,9 +288,9 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   /// Claims the teardown: the value, for the one caller that is to run it.
   private func claimTeardown() -> Value? {
     lock.withLock {
-      guard !tornDown, let stored else { return nil }
+      guard !tornDown, hasValue else { return nil }
       tornDown = true
-      return stored
+      return storage.pointee
     }
   }
 
@@ -325,11 +335,11 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 
   /// The value as descriptions show it.
   var description: String {
-    let (state, stored) = lock.withLock { (self.state, self.stored) }
+    let (state, value) = lock.withLock { (self.state, hasValue ? storage.pointee : nil) }
     switch state {
     case .declared, .open: return "(lazy, not built yet)"
     case .building: return "(lazy, being built)"
-    case .built: return "\(stored.unsafelyUnwrapped)"
+    case .built: return "\(value!)"
     case .closed: return "(lazy, its scope has ended)"
     }
   }

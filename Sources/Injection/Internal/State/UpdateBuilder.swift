@@ -1,3 +1,13 @@
+import CInjectionSupport
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The values an update closure builds: the object that `$0` refers to while the closure runs.
 ///
 /// `$0` is an `InjectedValues` whose chain is this node. Every write the closure makes, through
@@ -23,41 +33,85 @@
 /// the builder, so no node ever links to one.
 @usableFromInline
 final class UpdateBuilder: Node, @unchecked Sendable {
-  // Safe: `values` and `seedWrites` are read and written only by the code of the closure
-  // (`isOwnedByCurrentCode`), which runs one step at a time. Other code reads `sealed`, and then
-  // `values`, only under `lock`, after the closure's code has sealed the builder under it.
+  // Safe: `values`, `seedWrites` and `sealed` are written only by the code of the closure
+  // (`isOwnedByCurrentCode`: its thread, or the task of an asynchronous closure), which runs one
+  // step at a time. Other code reads `sealed`, and then `values`, only under `lock`, after the
+  // closure's code has sealed the builder under it. The same reasoning makes the runtime's
+  // exclusivity checks of these properties redundant: they are `@exclusivity(unchecked)`.
 
   /// The values around the closure: what other code sees until the closure returns.
-  private let base: Node?
-  /// The task that runs the closure (`ContextFrame.currentTask`), and for a synchronous
-  /// closure its thread; 0 for an asynchronous one, which may resume on any thread.
-  private let ownerTask: UInt
+  @exclusivity(unchecked) private var base: Node?
+  /// The thread that runs a synchronous closure, or 0; the task that runs an asynchronous one,
+  /// which may resume on any thread (`ContextFrame.currentTask`), or 0.
   private let ownerThread: UInt
+  private let ownerTask: UInt
   /// The values built so far.
-  @usableFromInline var values: InjectedValues
+  @exclusivity(unchecked) @usableFromInline var values: InjectedValues
   /// The boxes that seed-style setters wrote, one per key, oldest first: applied again on top of
   /// `$0` if the closure assigned it values that are not a copy of `$0`.
-  private var seedWrites: [Node] = []
+  @exclusivity(unchecked) private var seedWrites: [Node] = []
   /// Whether the closure has returned.
-  private var sealed = false
+  @exclusivity(unchecked) private var sealed = false
 
   private var lock: Lock { Lock.striped(for: self) }
 
   /// A builder for a closure that starts from `values`. `synchronous` closures are owned by
-  /// their thread and task, asynchronous ones by their task.
-  @usableFromInline
-  init(starting values: InjectedValues, synchronous: Bool) {
+  /// their thread, asynchronous ones by their task.
+  private init(starting values: InjectedValues, synchronous: Bool) {
     base = values.head
     self.values = values
-    ownerTask = ContextFrame.currentTask
     ownerThread = synchronous ? currentThreadID() : 0
-    super.init(kind: .builder, next: nil, isObserved: values.head?.isObserved ?? false)
+    ownerTask = synchronous ? 0 : ContextFrame.currentTask
+    // Observed, so that a read through a builder that finds no override asks whether strict
+    // mode must hear of it (`reportFallback`), whatever the values it resolves to.
+    super.init(kind: .builder, next: nil, isObserved: true)
   }
 
-  /// Whether the code running now is the closure's own: the thread of a synchronous closure or
-  /// the task of an asynchronous one.
+  /// A builder for a closure that starts from `values`: this thread's spare one, if it has one,
+  /// for a synchronous closure.
+  @usableFromInline
+  static func make(starting values: consuming InjectedValues, synchronous: Bool) -> UpdateBuilder {
+    if synchronous, let spare = injection_spare_builder_take() {
+      let builder = Unmanaged<UpdateBuilder>.fromOpaque(spare).takeRetainedValue()
+      builder.base = values.head
+      builder.values = values
+      return builder
+    }
+    return UpdateBuilder(starting: values, synchronous: synchronous)
+  }
+
+  // MARK: - A spare builder per thread
+
+  /// Keeps this builder, which nothing else refers to any more, as its thread's spare, if the
+  /// thread has none: the next synchronous closure on the thread uses it instead of allocating
+  /// one. A thread's spare is released when the thread exits.
+  private func keepAsSpare() {
+    guard ownerThread != 0 else { return }
+    base = nil
+    let spare = Unmanaged.passRetained(self)
+    var registered = false
+    guard injection_spare_builder_put(spare.toOpaque(), &registered) else {
+      return spare.release()
+    }
+    if !registered { pthread_setspecific(Self.releaseAtThreadExit, spare.toOpaque()) }
+  }
+
+  /// A thread-specific key whose destructor releases the exiting thread's spare builder.
+  private static let releaseAtThreadExit: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { _ in
+      guard let spare = injection_spare_builder_take() else { return }
+      Unmanaged<UpdateBuilder>.fromOpaque(spare).release()
+    }
+    precondition(status == 0, "Injection: cannot create a thread-specific key (\(status))")
+    return key
+  }()
+
+  /// Whether the code running now is the closure's own: the thread of a synchronous closure (a
+  /// task started there with `Task.immediate` runs on it one step at a time too, and reaches the
+  /// builder only through a copy of `$0` it was given), or the task of an asynchronous one.
   private var isOwnedByCurrentCode: Bool {
-    ownerTask == ContextFrame.currentTask && (ownerThread == 0 || ownerThread == currentThreadID())
+    ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask
   }
 
   /// Whether the code running now is the closure's own, and the closure has not returned: the
@@ -85,23 +139,15 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - Writing
 
-  /// Runs `write` on the values built so far: the one way they change.
-  ///
-  /// `write` works on a copy, and the builder keeps the old chain until the copy is stored, so
-  /// that a value the write replaces is released after it, outside every access to `values`
-  /// (its deinitializer may read dependencies).
-  @inlinable
-  func update(_ write: (inout InjectedValues) -> Void) {
-    var updated = values
-    write(&updated)
-    swap(&values, &updated)
-  }
+  // The values built so far change only through writes to `values` (a value that a write
+  // replaces is released once the new one is stored, see `finishWrite`, so its deinitializer may
+  // read them).
 
   /// A seed-style setter's write of `key`: into the values built so far, and remembered, in case
   /// `$0` is assigned other values before the closure returns.
   @inlinable
-  func writeFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
-    update { $0[Key.self] = value }
+  func writeFromType<Key: InjectionKey>(_ value: consuming Key.Value, for key: Key.Type) {
+    values[Key.self] = value
     rememberSeedWrite(values.head.unsafelyUnwrapped)
   }
 
@@ -115,22 +161,39 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - Ending the closure
 
-  /// Ends the closure, whose `$0` holds `final`: returns the values of the scope. From now on,
-  /// copies of `$0` hold the values built here.
+  /// Ends the closure of `builder`, whose `$0` holds `final`: returns the values of the scope.
+  /// From now on, copies of `$0` hold the values built here.
   @usableFromInline
-  func seal(returning final: InjectedValues) -> InjectedValues {
-    var result = values
-    if final.head !== self {
-      // `$0` was assigned other values: they win, with the seed-style writes on top.
-      result = final.resolvingBuilder()
-      if result.site == nil { result.site = values.site }  // the replayed writes are this scope's
-      for box in seedWrites {
-        let (next, site) = result.startWrite(of: box.key)
-        result.finishWrite(box.relinked(to: next, site: site))
-      }
+  static func finish(
+    _ builder: inout UpdateBuilder,
+    final: consuming InjectedValues
+  ) -> InjectedValues {
+    var result = InjectedValues()
+    if final.head === builder {
+      final = InjectedValues()
+      swap(&result, &builder.values)
+    } else {
+      result = builder.replayingSeedWrites(onto: final)
     }
-    seedWrites = []
-    lock.withLock { sealed = true }
+    if !builder.seedWrites.isEmpty { builder.seedWrites = [] }
+    if isKnownUniquelyReferenced(&builder) {
+      // No copy of `$0` is left, so no other code can reach the builder: it can serve again.
+      builder.keepAsSpare()
+    } else {
+      builder.values = result
+      builder.lock.withLock { builder.sealed = true }
+    }
+    return result
+  }
+
+  /// `assigned`, the values that `$0` was assigned, with the seed-style writes on top.
+  private func replayingSeedWrites(onto assigned: InjectedValues) -> InjectedValues {
+    var result = assigned.resolvingBuilder()
+    if result.site == nil { result.site = values.site }  // the replayed writes are this scope's
+    for box in seedWrites {
+      let (next, site) = result.startWrite(of: box.key)
+      result.finishWrite(box.relinked(to: next, site: site))
+    }
     return result
   }
 

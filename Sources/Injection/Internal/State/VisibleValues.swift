@@ -23,7 +23,10 @@ extension InjectedValues {
   /// `_visibleHead` while `frame` is this thread's innermost frame.
   @usableFromInline
   static func head(seenIn frame: UnsafeMutablePointer<ContextFrame>) -> Node? {
-    frame.pointee.kind == .operation ? taskHead : frame.pointee.head?.takeUnretainedValue()
+    switch frame.pointee.kind {
+    case .update where frame.pointee.task != ContextFrame.currentTask, .operation: taskHead
+    case .update, .reading, .probe: frame.pointee.head?.takeUnretainedValue()
+    }
   }
 
   /// The visible head as a chain to start from or to bind: the values an update closure has
@@ -39,6 +42,9 @@ extension InjectedValues {
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
+    if let frame = ContextFrame.top, frame.pointee.kind == .reading || frame.pointee.kind == .probe {
+      return nil  // a default, a factory or a probe runs, not the closure
+    }
     guard let head = _visibleHead, head.kind == .builder else { return nil }
     let builder = unsafeDowncast(head, to: UpdateBuilder.self)  // the only node of its kind
     return builder.isOpenForCurrentCode ? builder : nil
