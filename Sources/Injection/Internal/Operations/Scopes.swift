@@ -15,16 +15,14 @@ extension InjectedValues {
   @inlinable
   var headForBinding: Node? {
     guard let head else { return nil }
-    if head.kind == .builder { return resolvingBuilder().headForBinding }
+    if head.kind == .builder { return Self.headForBinding(resolving: head) }
     return head.hops > Node.maximumBoundHops ? head.compacted() : head
   }
 
-  /// These values, leaving an empty value in their place.
-  @inlinable
-  mutating func take() -> InjectedValues {
-    let taken = self
-    self = InjectedValues()
-    return taken
+  /// `headForBinding` of a copy of `$0`: the chain its builder stands for here.
+  @usableFromInline
+  static func headForBinding(resolving builder: Node) -> Node? {
+    InjectedValues(head: UpdateBuilder.resolving(builder)).headForBinding
   }
 
   /// Runs `update` on `$0`, values that start from the current code's and whose head is a new
@@ -45,10 +43,10 @@ extension InjectedValues {
       let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
       try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
     } catch {
-      _ = UpdateBuilder.finish(&builder, final: values.take())
+      _ = UpdateBuilder.finish(&builder, final: &values)
       throw error
     }
-    return UpdateBuilder.finish(&builder, final: values.take())
+    return UpdateBuilder.finish(&builder, final: &values)
   }
 
   /// Runs the asynchronous `update` on `$0` as `updating` does; the builder is found through
@@ -71,10 +69,10 @@ extension InjectedValues {
         isolation: isolation
       )
     } catch {
-      _ = UpdateBuilder.finish(&builder, final: values.take())
+      _ = UpdateBuilder.finish(&builder, final: &values)
       throw error
     }
-    return UpdateBuilder.finish(&builder, final: values.take())
+    return UpdateBuilder.finish(&builder, final: &values)
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

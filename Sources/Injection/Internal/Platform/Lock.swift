@@ -98,6 +98,7 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
 }
 
 /// An identity of the current thread, for comparisons only.
+@usableFromInline
 func currentThreadID() -> UInt {
   #if canImport(Darwin)
     UInt(bitPattern: pthread_self())

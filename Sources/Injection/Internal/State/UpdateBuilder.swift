@@ -43,15 +43,15 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   @exclusivity(unchecked) private var base: Node?
   /// The thread that runs a synchronous closure, or 0; the task that runs an asynchronous one,
   /// which may resume on any thread (`ContextFrame.currentTask`), or 0.
-  private let ownerThread: UInt
-  private let ownerTask: UInt
+  @usableFromInline let ownerThread: UInt
+  @usableFromInline let ownerTask: UInt
   /// The values built so far.
   @exclusivity(unchecked) @usableFromInline var values: InjectedValues
   /// The boxes that seed-style setters wrote, one per key, oldest first: applied again on top of
   /// `$0` if the closure assigned it values that are not a copy of `$0`.
   @exclusivity(unchecked) private var seedWrites: [Node] = []
   /// Whether the closure has returned.
-  @exclusivity(unchecked) private var sealed = false
+  @exclusivity(unchecked) @usableFromInline var sealed = false
 
   private var lock: Lock { Lock.striped(for: self) }
 
@@ -110,13 +110,14 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   /// Whether the code running now is the closure's own: the thread of a synchronous closure (a
   /// task started there with `Task.immediate` runs on it one step at a time too, and reaches the
   /// builder only through a copy of `$0` it was given), or the task of an asynchronous one.
-  private var isOwnedByCurrentCode: Bool {
+  @inlinable
+  var isOwnedByCurrentCode: Bool {
     ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask
   }
 
   /// Whether the code running now is the closure's own, and the closure has not returned: the
   /// code whose writes go into this builder.
-  @usableFromInline
+  @inlinable
   var isOpenForCurrentCode: Bool { isOwnedByCurrentCode && !sealed }
 
   /// The chain that the code running now sees through this builder.
@@ -166,11 +167,11 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   @usableFromInline
   static func finish(
     _ builder: inout UpdateBuilder,
-    final: consuming InjectedValues
+    final: inout InjectedValues
   ) -> InjectedValues {
     var result = InjectedValues()
     if final.head === builder {
-      final = InjectedValues()
+      final.head = nil
       swap(&result, &builder.values)
     } else {
       result = builder.replayingSeedWrites(onto: final)
