@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export INJECTION_MODEL_SCOPES="${INJECTION_MODEL_SCOPES:-100000}"
 # The two other suites hold update closures that assign `$0` or read it back after seed-style
-# writes, shapes that only an optimized build can get wrong (Design.md, "Frames").
+# writes, many times over.
 suites='ModelTests|CurrentInUpdateClosureTests|ReadingBackInUpdateClosureTests'
 swift test -c release --scratch-path .build/release-tests --filter "$suites" 2>&1 \
   | grep -E "Model:|✘|Test run|error" 

@@ -29,12 +29,8 @@ public struct Injected<Value>: Sendable {
   /// Reads `values` through the key path, or, given a new value, sets the global value through
   /// it and returns that value.
   ///
-  /// This closure is the key path's only use. For a key path literal, the optimizer then
-  /// specializes the closure for that constant key path and turns `values[keyPath:]` into a
-  /// direct call of the accessor's getter (its `ConstantCapturePropagation` pass requires the
-  /// captured key path to have no other use). Any other key path is applied as usual, and so is
-  /// a literal in code built without optimization: Docs/Performance.md, "Where the wrapper
-  /// lives", says where the direct call holds and why nothing cheaper is sound.
+  /// This closure is the key path's only use, so that for a key path literal the optimizer can
+  /// specialize it into a direct call of the accessor's getter (Docs/Performance.md).
   @usableFromInline
   let access: @Sendable (_ values: InjectedValues, _ newValue: UnsafePointer<Value>?) -> Value
 
@@ -50,13 +46,7 @@ public struct Injected<Value>: Sendable {
   public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
-      // The write is a call of a function that is never inlined, and the key path reaches it
-      // through a non-escaping closure. Both keep this closure small and its read path free of
-      // any use of the key path, so that the specialized closure is inlined where the key path is
-      // constant and the read folds into a call of the getter. With the write written out here,
-      // the optimizer did not inline the closure when the accessor is declared in another module
-      // than the type holding the wrapper, and every read applied the key path (about 900
-      // instructions more; Docs/Performance.md, "Where the wrapper lives").
+      // The write stays out of line, so that the read path keeps no other use of the key path.
       return Self.assignPointee(newValue) { keyPath }
     }
   }
@@ -74,7 +64,7 @@ public struct Injected<Value>: Sendable {
   /// ```swift
   /// @MainActor
   /// final class ProfileViewModel {
-  ///   @Injected(\.networkProvider) var networkProvider   // a main-actor accessor
+  ///   @Injected(\.networkProvider) var networkProvider  // main-actor accessor
   /// }
   /// ```
   ///
@@ -90,9 +80,8 @@ public struct Injected<Value>: Sendable {
   @MainActor
   @inlinable
   public init(_ keyPath: KeyPath<InjectedValues, Value>) {
-    // The key path is applied only on the main actor, which `assumeIsolated` checks. It is
-    // captured as it is, not in a wrapper, so that the optimizer can specialize the closure for
-    // it as for the other initializer; the write is kept out of the closure for the same reason.
+    // The key path is applied only on the main actor, which `checkMainActor` checks; it is
+    // captured as it is, as in the other initializer.
     nonisolated(unsafe) let keyPath = keyPath
     access = { values, newValue in
       guard let newValue else {
@@ -108,7 +97,8 @@ public struct Injected<Value>: Sendable {
   /// The dependency as the current task sees it; setting it sets the global value.
   ///
   /// ```swift
-  /// greeter.greeting = "Howdy"   // global: every task without an override sees "Howdy"
+  /// // The global value: every task without an override sees "Howdy".
+  /// greeter.greeting = "Howdy"
   /// ```
   @inlinable
   public var wrappedValue: Value {

@@ -13,7 +13,7 @@ extension InjectedValues {
   ///     $0 = .empty
   ///     $0.count = 1
   ///   } operation: {
-  ///     InjectedValues[\.greeting]   // the global value or the default, not "Hi"
+  ///     InjectedValues[\.greeting]  // the global value or default, not "Hi"
   ///   }
   /// }
   /// ```

@@ -26,7 +26,9 @@ extension InjectedValues {
   /// Returns a closure without arguments that runs `body` with these values.
   ///
   /// ```swift
-  /// let work = InjectedValues.current.bind { print(InjectedValues[\.greeting]) }
+  /// let work = InjectedValues.current.bind {
+  ///   print(InjectedValues[\.greeting])
+  /// }
   /// DispatchQueue.global().async(execute: work)
   /// ```
   ///
@@ -45,7 +47,8 @@ extension InjectedValues {
   ///
   /// ```swift
   /// struct NotANumber: Error {}
-  /// let parse = InjectedValues.current.bind { (text: String) throws -> Int in
+  /// let values = InjectedValues.current
+  /// let parse = values.bind { (text: String) throws -> Int in
   ///   guard let number = Int(text) else { throw NotANumber() }
   ///   return number
   /// }
@@ -93,7 +96,8 @@ extension InjectedValues {
   ///
   /// ```swift
   /// let fetch = InjectedValues.current.bind { (id: Int) async in
-  ///   "\(InjectedValues[\.greeting]) #\(id)"   // the scope that created the callback
+  ///   // The values of the scope that created the callback:
+  ///   "\(InjectedValues[\.greeting]) #\(id)"
   /// }
   /// let text = await Task.detached { await fetch(7) }.value
   /// ```
@@ -111,9 +115,10 @@ extension InjectedValues {
   ///
   /// ```swift
   /// let values = InjectedValues.current
-  /// let greetings = AsyncStream<String>(unfolding: values.bind { () async -> String? in
-  ///   InjectedValues[\.greeting]   // the values of the scope that made the stream
-  /// })
+  /// let next = values.bind { () async -> String? in
+  ///   InjectedValues[\.greeting]  // the scope that made the stream
+  /// }
+  /// let greetings = AsyncStream<String>(unfolding: next)
   /// ```
   ///
   /// - Parameter body: The closure to run with these values; it may suspend.
@@ -128,7 +133,8 @@ extension InjectedValues {
   /// Returns an asynchronous closure that runs the throwing `body` with these values.
   ///
   /// ```swift
-  /// let load = InjectedValues.current.bind { (path: String) async throws -> String in
+  /// let values = InjectedValues.current
+  /// let load = values.bind { (path: String) async throws -> String in
   ///   try await Task.sleep(nanoseconds: 1_000)
   ///   return "\(InjectedValues[\.greeting]) \(path)"
   /// }
@@ -150,9 +156,10 @@ extension InjectedValues {
   ///
   /// ```swift
   /// let values = InjectedValues.current
-  /// let lines = AsyncThrowingStream<String, any Error>(unfolding: values.bind {
-  ///   () async throws -> String? in InjectedValues[\.greeting]
-  /// })
+  /// let next = values.bind { () async throws -> String? in
+  ///   InjectedValues[\.greeting]
+  /// }
+  /// let lines = AsyncThrowingStream<String, any Error>(unfolding: next)
   /// ```
   ///
   /// - Parameter body: The closure to run with these values; it may suspend and throw.

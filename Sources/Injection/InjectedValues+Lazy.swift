@@ -7,7 +7,11 @@ extension InjectedValues {
   ///
   /// ```swift
   /// try await withInjectedValues {
-  ///   $0.lazy(\.database) { Database(name: "test") } teardown: { await $0.close() }
+  ///   $0.lazy(\.database) {
+  ///     Database(name: "test")
+  ///   } teardown: {
+  ///     await $0.close()
+  ///   }
   /// } operation: {
   ///   try await handleRequest()   // opens the database only if it reads it
   /// }
@@ -19,7 +23,10 @@ extension InjectedValues {
   /// - `make` sees the overrides of this update closure, but not the reader's inner scopes.
   /// - Inner scopes and snapshots taken in the scope share the value.
   /// - `teardown` runs once, only if the value was built, after the operation returns or throws
-  ///   and before the scope function returns. A synchronous `withInjectedValues` cannot wait for
+  ///   and before the scope function returns. A build still in flight on another thread is
+  ///   waited for first. Several values are torn down latest-built first, and every value of the
+  ///   scope stays readable until the last teardown returns. A synchronous `withInjectedValues`
+  ///   cannot wait for
   ///   an asynchronous teardown, so there it stops the program before the operation runs: pass
   ///   a synchronous teardown (the overload whose `teardown` is not `async`), or use the
   ///   asynchronous scope function.
@@ -49,7 +56,11 @@ extension InjectedValues {
   ///
   /// ```swift
   /// withInjectedValues {
-  ///   $0.lazy(\.scratchDirectory) { TemporaryDirectory() } teardown: { $0.remove() }
+  ///   $0.lazy(\.scratchDirectory) {
+  ///     TemporaryDirectory()
+  ///   } teardown: {
+  ///     $0.remove()
+  ///   }
   /// } operation: {
   ///   exportReport()   // creates the directory only if it reads it
   /// }

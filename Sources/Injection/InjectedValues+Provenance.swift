@@ -6,8 +6,8 @@ extension InjectedValues: CustomStringConvertible {
   /// ```swift
   /// print(InjectedValues.current)
   /// // InjectedValues: 2 overrides, innermost first
-  /// //   GreetingKey = MockGreeting(word: "Hi")  ← scope at MyTests/GreeterTests.swift:12
-  /// //   CountKey = 3  ← scope at MyTests/GreeterTests.swift:9
+  /// //   GreetingKey = MockGreeting(word: "Hi")  ← scope at MyTests/A.swift:12
+  /// //   CountKey = 3  ← scope at MyTests/A.swift:9
   /// ```
   ///
   /// Global values and defaults are not listed: ask ``source(of:)-(Key.Type)`` about a key to

@@ -90,7 +90,9 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
-      if let head, head.kind == .builder { return writeThroughBuilder(consume newValue, for: Key.self) }
+      if let head, head.kind == .builder {
+        return writeThroughBuilder(consume newValue, for: Key.self)
+      }
       let (next, site) = startWrite(of: Self._key(Key.self))
       finishWrite(Box<Key>(consume newValue, next: consume next, site: site))
     }
@@ -132,8 +134,8 @@ public struct InjectedValues: Sendable {
   /// sets the global value.
   ///
   /// ```swift
-  /// InjectedValues[\.greeting] = "Howdy"   // the global value, for every task
-  /// InjectedValues[\.greeting]             // "Howdy", unless a scope overrides it
+  /// InjectedValues[\.greeting] = "Howdy"  // the global value, for every task
+  /// InjectedValues[\.greeting]  // "Howdy", unless a scope overrides it
   /// ```
   ///
   /// The write is global even inside a scope; to override in one scope, use
@@ -184,7 +186,7 @@ public struct InjectedValues: Sendable {
   /// let values = InjectedValues.current
   /// Task.detached {
   ///   withInjectedValues(values) {
-  ///     InjectedValues[\.greeting]   // the overrides of the task that took the snapshot
+  ///     InjectedValues[\.greeting]  // as in the task that took the snapshot
   ///   }
   /// }
   /// ```

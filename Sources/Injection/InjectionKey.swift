@@ -36,6 +36,7 @@ public protocol InjectionKey {
   ///
   /// Reading it may create a value, so the library never reads it while holding a lock, and it
   /// stops with a message naming the keys if defaults form a cycle (on one thread in every
-  /// build, across threads in debug builds).
+  /// build, across threads in debug builds). A read that waits over 5 seconds for another
+  /// thread to create the same default says so once, in debug builds, and goes on waiting.
   static var currentValue: Value { get }
 }

@@ -34,7 +34,7 @@ public struct UncheckedSendable<Value>: @unchecked Sendable {
   /// The wrapped value.
   ///
   /// ```swift
-  /// let cache = InjectedValues[\.imageCache]   // through the accessor, which unwraps it
+  /// let cache = InjectedValues[\.imageCache]  // the accessor unwraps it
   /// ```
   public var value: Value
 

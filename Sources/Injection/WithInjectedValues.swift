@@ -21,8 +21,8 @@
 ///
 /// `update` is synchronous and runs before `operation`, in the current task. While it runs,
 /// every read in it sees the values being built: through `$0`, `InjectedValues.current`,
-/// `InjectedValues[\.x]` and `@Injected` (in release builds, a read of `$0` itself after a
-/// seed-style write may not: the rules say which).
+/// `InjectedValues[\.x]` and `@Injected`. (After `$0 = snapshot`, only reads of `$0` itself
+/// see the snapshot: see "Update closures" in the rules.)
 ///
 /// Errors thrown by `update` or `operation` propagate, and the scope ends either way.
 ///
@@ -57,7 +57,8 @@ public func withInjectedValues<Result, Failure: Error>(
 /// let greeting = await withInjectedValues {
 ///   $0.greeting = "Hi"
 /// } operation: {
-///   await Task { InjectedValues[\.greeting] }.value   // "Hi": `Task {}` inherits the scope
+///   // "Hi": `Task {}` inherits the scope.
+///   await Task { InjectedValues[\.greeting] }.value
 /// }
 /// ```
 ///

@@ -9,17 +9,20 @@
 ///
 /// ```swift
 /// final class ProfileModel: Sendable {
-///   private let values = InjectedValues.current   // the scope the model was created in
+///   // The values of the scope the model was created in:
+///   private let values = InjectedValues.current
 ///
 ///   func title() -> String {
 ///     withInjectedValues(merging: values) { InjectedValues[\.greeting] }
 ///   }
 /// }
 ///
-/// let model = withInjectedValues { $0.greeting = "Hi" } operation: { ProfileModel() }
-/// model.title()                                               // "Hi": the model's scope
+/// let model = withInjectedValues { $0.greeting = "Hi" } operation: {
+///   ProfileModel()
+/// }
+/// model.title()  // "Hi": the model's scope
 /// withInjectedValues { $0.greeting = "Yo" } operation: {
-///   model.title()                                             // "Yo": the caller's scope wins
+///   model.title()  // "Yo": the caller's scope wins
 /// }
 /// ```
 ///
@@ -63,7 +66,8 @@ public func withInjectedValues<Result, Failure: Error>(
 ///
 ///   func refresh() async -> String {
 ///     await withInjectedValues(merging: values) {
-///       await Task { InjectedValues[\.greeting] }.value   // the model's scope, or the caller's
+///       // The model's scope, or the caller's:
+///       await Task { InjectedValues[\.greeting] }.value
 ///     }
 ///   }
 /// }

@@ -7,7 +7,10 @@ public import Testing
 /// Create it with ``Testing/Trait/injecting(_:fileID:line:)``:
 ///
 /// ```swift
-/// @Test("Greets with the mock", .injecting { $0.greeting = MockGreeting(word: "Hi") })
+/// @Test(
+///   "Greets with the mock",
+///   .injecting { $0.greeting = MockGreeting(word: "Hi") }
+/// )
 /// func greetsWithTheMock() {
 ///   #expect(Greeter().greet("Ada") == "Hi, Ada")
 /// }
@@ -23,7 +26,10 @@ public import Testing
 /// main-actor initializers, as every class of a module with default main-actor isolation has:
 ///
 /// ```swift
-/// @Test("Shows the light theme", .injecting { $0.themeStore = ThemeStore(theme: "light") })
+/// @Test(
+///   "Shows the light theme",
+///   .injecting { $0.themeStore = ThemeStore(theme: "light") }
+/// )
 /// func showsTheLightTheme() async {
 ///   #expect(await InjectedValues[\.themeStore].theme == "light")
 /// }
@@ -100,7 +106,10 @@ extension Trait where Self == InjectingTrait {
   ///     #expect(InjectedValues[\.count] == 2)
   ///   }
   ///
-  ///   @Test("Loads a fixture", .injecting { $0.count = try await loadFixtureCount() })
+  ///   @Test(
+  ///     "Loads a fixture",
+  ///     .injecting { $0.count = try await loadFixtureCount() }
+  ///   )
   ///   func loadsAFixture() {
   ///     #expect(InjectedValues[\.count] == 42)
   ///   }

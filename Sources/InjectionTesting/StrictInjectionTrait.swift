@@ -111,7 +111,10 @@ extension Trait where Self == StrictInjectionTrait {
   /// Use it for harmless dependencies, such as a clock or a logger, that tests do not mock:
   ///
   /// ```swift
-  /// @Test("Reads the live clock and logger", .strictInjection(allowing: \.clock, \.logger))
+  /// @Test(
+  ///   "Reads the live clock and logger",
+  ///   .strictInjection(allowing: \.clock, \.logger)
+  /// )
   /// func readsTheLiveClockAndLogger() {
   ///   _ = InjectedValues[\.clock]  // no issue: allowed
   ///   _ = InjectedValues[\.logger]  // no issue: allowed
@@ -138,7 +141,10 @@ extension Trait where Self == StrictInjectionTrait {
   /// Use it for a key read without an accessor, such as a type that is its own key:
   ///
   /// ```swift
-  /// @Test("Reads the live clock", .strictInjection(allowingKeys: ClockKey.self))
+  /// @Test(
+  ///   "Reads the live clock",
+  ///   .strictInjection(allowingKeys: ClockKey.self)
+  /// )
   /// func readsTheLiveClock() {
   ///   _ = InjectedValues[ClockKey.self]  // no issue: allowed
   /// }

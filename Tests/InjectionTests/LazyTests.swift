@@ -451,29 +451,33 @@ struct LazyTests {
     #expect(log.closed == 1)
   }
 
-  @Test("A synchronous scope stops the program before the operation if a teardown is asynchronous")
-  func synchronousScopeWithAsynchronousTeardownStops() async {
-    let result = await #expect(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent, \.standardOutputContent]
-    ) {
-      let teardown: @Sendable (Connection) async -> Void = { _ in await Task.yield() }
-      withInjectedValues {
-        $0.lazy(\.connection, { Connection(name: "x") }, teardown: teardown)
-      } operation: {
-        print("the operation ran")
-      }
-    }
-    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-    #expect(!output.contains("the operation ran"))
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("lazy(ConnectionKey)"))
-    #expect(
-      message.contains(
-        "asynchronous teardown, which a synchronous withInjectedValues cannot wait for"
-      )
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test(
+      "A synchronous scope stops the program before the operation if a teardown is asynchronous"
     )
-  }
+    func synchronousScopeWithAsynchronousTeardownStops() async {
+      let result = await #expect(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent, \.standardOutputContent]
+      ) {
+        let teardown: @Sendable (Connection) async -> Void = { _ in await Task.yield() }
+        withInjectedValues {
+          $0.lazy(\.connection, { Connection(name: "x") }, teardown: teardown)
+        } operation: {
+          print("the operation ran")
+        }
+      }
+      let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+      #expect(!output.contains("the operation ran"))
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(message.contains("lazy(ConnectionKey)"))
+      #expect(
+        message.contains(
+          "asynchronous teardown, which a synchronous withInjectedValues cannot wait for"
+        )
+      )
+    }
+  #endif
 
   // MARK: - L5: the factory sees the declaring scope's values
 
@@ -524,23 +528,27 @@ struct LazyTests {
 
   // MARK: - L6: after the scope ends
 
-  @Test("Reading the value through a snapshot after its scope ended stops the program")
-  func readAfterScopeStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let snapshot = withInjectedValues {
-        $0.lazy(\.connection) { Connection(name: "gone") }
-      } operation: {
-        _ = InjectedValues[\.connection]
-        return InjectedValues.current
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("Reading the value through a snapshot after its scope ended stops the program")
+    func readAfterScopeStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let snapshot = withInjectedValues {
+          $0.lazy(\.connection) { Connection(name: "gone") }
+        } operation: {
+          _ = InjectedValues[\.connection]
+          return InjectedValues.current
+        }
+        withInjectedValues(snapshot) { _ = InjectedValues[\.connection] }
       }
-      withInjectedValues(snapshot) { _ = InjectedValues[\.connection] }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        message.contains(
+          "ConnectionKey, declared with lazy(_:_:) at InjectionTests/LazyTests.swift:"
+        )
+      )
+      #expect(message.contains("was read after its scope ended"))
     }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(
-      message.contains("ConnectionKey, declared with lazy(_:_:) at InjectionTests/LazyTests.swift:")
-    )
-    #expect(message.contains("was read after its scope ended"))
-  }
+  #endif
 
   @Test("A snapshot taken in the scope reads the value while the scope runs")
   func snapshotInScope() async {
@@ -580,90 +588,102 @@ struct LazyTests {
 
   // A cycle on one thread stops with its chain in every build: the suite runs in release too.
 
-  @Test("A cycle among factories stops with the same message as a cycle among defaults")
-  func factoryCycleStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      withInjectedValues {
-        $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleB] + ")" }
-        $0.lazy(\.lazyCycleB) { "b(" + InjectedValues[\.lazyCycleA] + ")" }
-      } operation: {
-        _ = InjectedValues[\.lazyCycleA]
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A cycle among factories stops with the same message as a cycle among defaults")
+    func factoryCycleStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        withInjectedValues {
+          $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleB] + ")" }
+          $0.lazy(\.lazyCycleB) { "b(" + InjectedValues[\.lazyCycleA] + ")" }
+        } operation: {
+          _ = InjectedValues[\.lazyCycleA]
+        }
       }
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(
-      cycleChain(in: message) == "LazyCycleAKey → LazyCycleBKey → LazyCycleAKey",
-      "stderr: \(message)"
-    )
-  }
-
-  @Test("A cycle among defaults entered from a factory stops with the defaults' chain")
-  func defaultCycleFromAFactoryStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      withInjectedValues {
-        $0.lazy(\.lazyCycleA) { "lazy(" + InjectedValues[MixDKey.self] + ")" }
-      } operation: {
-        _ = InjectedValues[\.lazyCycleA]
-      }
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(cycleChain(in: message) == "MixDKey → MixAKey → MixDKey", "stderr: \(message)")
-  }
-
-  @Test("A cycle through three factories stops with all three keys")
-  func threeFactoryCycleStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      withInjectedValues {
-        $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleB] + ")" }
-        $0.lazy(\.lazyCycleB) { "b(" + InjectedValues[\.lazyCycleC] + ")" }
-        $0.lazy(\.lazyCycleC) { "c(" + InjectedValues[\.lazyCycleA] + ")" }
-      } operation: {
-        _ = InjectedValues[\.lazyCycleB]
-      }
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(
-      cycleChain(in: message) == "LazyCycleBKey → LazyCycleCKey → LazyCycleAKey → LazyCycleBKey",
-      "stderr: \(message)"
-    )
-  }
-
-  @Test("A factory that reads its own value stops, in every build, instead of waiting for itself")
-  func factoryReadingItselfStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      withInjectedValues {
-        $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleA] + ")" }
-      } operation: {
-        _ = InjectedValues[\.lazyCycleA]
-      }
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(cycleChain(in: message) == "LazyCycleAKey → LazyCycleAKey", "stderr: \(message)")
-  }
-
-  @Test("A setter that declares it, called to set a global value, stops the program")
-  func declaredBySetterOfGlobalValue() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      InjectedValues[\.lazyConnectionName] = "global"
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(
-      message.contains(
-        "declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        cycleChain(in: message) == "LazyCycleAKey → LazyCycleBKey → LazyCycleAKey",
+        "stderr: \(message)"
       )
-    )
-  }
-
-  @Test("Declaring it outside an update closure and reading it stops the program")
-  func declaredOutsideUpdateClosure() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      var values = InjectedValues.current
-      values.lazy(\.connection) { Connection(name: "orphan") }
-      withInjectedValues(values) { _ = InjectedValues[\.connection] }
     }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("before its scope started"))
-  }
+  #endif
+
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A cycle among defaults entered from a factory stops with the defaults' chain")
+    func defaultCycleFromAFactoryStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        withInjectedValues {
+          $0.lazy(\.lazyCycleA) { "lazy(" + InjectedValues[MixDKey.self] + ")" }
+        } operation: {
+          _ = InjectedValues[\.lazyCycleA]
+        }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(cycleChain(in: message) == "MixDKey → MixAKey → MixDKey", "stderr: \(message)")
+    }
+  #endif
+
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A cycle through three factories stops with all three keys")
+    func threeFactoryCycleStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        withInjectedValues {
+          $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleB] + ")" }
+          $0.lazy(\.lazyCycleB) { "b(" + InjectedValues[\.lazyCycleC] + ")" }
+          $0.lazy(\.lazyCycleC) { "c(" + InjectedValues[\.lazyCycleA] + ")" }
+        } operation: {
+          _ = InjectedValues[\.lazyCycleB]
+        }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        cycleChain(in: message) == "LazyCycleBKey → LazyCycleCKey → LazyCycleAKey → LazyCycleBKey",
+        "stderr: \(message)"
+      )
+    }
+  #endif
+
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A factory that reads its own value stops, in every build, instead of waiting for itself")
+    func factoryReadingItselfStops() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        withInjectedValues {
+          $0.lazy(\.lazyCycleA) { "a(" + InjectedValues[\.lazyCycleA] + ")" }
+        } operation: {
+          _ = InjectedValues[\.lazyCycleA]
+        }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(cycleChain(in: message) == "LazyCycleAKey → LazyCycleAKey", "stderr: \(message)")
+    }
+  #endif
+
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("A setter that declares it, called to set a global value, stops the program")
+    func declaredBySetterOfGlobalValue() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        InjectedValues[\.lazyConnectionName] = "global"
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        message.contains(
+          "declares ConnectionKey with lazy(_:_:), but it was called to set a global value"
+        )
+      )
+    }
+  #endif
+
+  #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
+    @Test("Declaring it outside an update closure and reading it stops the program")
+    func declaredOutsideUpdateClosure() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        var values = InjectedValues.current
+        values.lazy(\.connection) { Connection(name: "orphan") }
+        withInjectedValues(values) { _ = InjectedValues[\.connection] }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(message.contains("before its scope started"))
+    }
+  #endif
 }
 
 /// Sleeps a millisecond.

@@ -1,4 +1,3 @@
-
 // Learning which keys an accessor reads, by running its getter once on empty values: for
 // `resetGlobal`, `source(of:)`, `lazy` and strict mode's allow-list.
 
@@ -63,7 +62,8 @@ extension InjectedValues {
       let frame = ContextFrame(
         .probe,
         owner: UInt(bitPattern: probe),
-        head: node)
+        head: node
+      )
       ContextFrame.with(frame) { _ = InjectedValues(head: node)[keyPath: keyPath] }
     }
   }

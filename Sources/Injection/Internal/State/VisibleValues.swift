@@ -42,7 +42,8 @@ extension InjectedValues {
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
-    if let frame = ContextFrame.top, frame.pointee.kind == .reading || frame.pointee.kind == .probe {
+    if let frame = ContextFrame.top, frame.pointee.kind == .reading || frame.pointee.kind == .probe
+    {
       return nil  // a default, a factory or a probe runs, not the closure
     }
     guard let head = _visibleHead, head.kind == .builder else { return nil }
