@@ -24,7 +24,7 @@ extension InjectedValues {
     var values = InjectedValues(head: builder)
     let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
     ContextFrame.with(frame) { values[keyPath: keyPath] = value }
-    let scratch = UpdateBuilder.finish(&builder, final: &values)
+    let scratch = finishUpdate(&builder, final: &values)
     withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
       for box in scratch.ownBoxes.reversed() {
         let box = box.takeUnretainedValue()

@@ -43,10 +43,35 @@ extension InjectedValues {
       let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
       try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
     } catch {
-      _ = UpdateBuilder.finish(&builder, final: &values)
+      _ = finishUpdate(&builder, final: &values)
       throw error
     }
-    return UpdateBuilder.finish(&builder, final: &values)
+    return finishUpdate(&builder, final: &values)
+  }
+
+  /// Ends an update closure of `builder` whose `$0` holds `final`, and returns the values of the
+  /// scope: those built, or, if the closure assigned `$0` other values, those values with the
+  /// closure's seed-style writes on top (they could not see `$0`).
+  @usableFromInline
+  static func finishUpdate(
+    _ builder: inout UpdateBuilder,
+    final: inout InjectedValues
+  ) -> InjectedValues {
+    var result: InjectedValues
+    if final.head === builder {
+      final.head = nil
+      result = builder.takeValues()
+    } else {
+      result = final.resolvingBuilder()
+      let (boxes, site) = builder.takeSeedWrites()
+      if result.site == nil { result.site = site }  // the replayed writes are this scope's
+      for box in boxes {
+        let (next, site) = result.startWrite(of: box.key)
+        result.finishWrite(box.relinked(to: next, site: site))
+      }
+    }
+    UpdateBuilder.retire(&builder, result: result)
+    return result
   }
 
   /// Runs the asynchronous `update` on `$0` as `updating` does; the builder is found through
@@ -69,10 +94,10 @@ extension InjectedValues {
         isolation: isolation
       )
     } catch {
-      _ = UpdateBuilder.finish(&builder, final: &values)
+      _ = finishUpdate(&builder, final: &values)
       throw error
     }
-    return UpdateBuilder.finish(&builder, final: &values)
+    return finishUpdate(&builder, final: &values)
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

@@ -88,6 +88,7 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   private func keepAsSpare() {
     guard ownerThread != 0 else { return }
     base = nil
+    values = InjectedValues()
     let spare = Unmanaged.passRetained(self)
     var registered = false
     guard injection_spare_builder_put(spare.toOpaque(), &registered) else {
@@ -162,40 +163,31 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - Ending the closure
 
-  /// Ends the closure of `builder`, whose `$0` holds `final`: returns the values of the scope.
-  /// From now on, copies of `$0` hold the values built here.
-  @usableFromInline
-  static func finish(
-    _ builder: inout UpdateBuilder,
-    final: inout InjectedValues
-  ) -> InjectedValues {
-    var result = InjectedValues()
-    if final.head === builder {
-      final.head = nil
-      swap(&result, &builder.values)
-    } else {
-      result = builder.replayingSeedWrites(onto: final)
-    }
-    if !builder.seedWrites.isEmpty { builder.seedWrites = [] }
+  /// The values built here, leaving none (and no seed-style writes): for the scope, when `$0`
+  /// still refers to the builder.
+  func takeValues() -> InjectedValues {
+    if !seedWrites.isEmpty { seedWrites = [] }
+    var taken = InjectedValues()
+    swap(&taken, &values)
+    return taken
+  }
+
+  /// The seed-style writes of the closure, oldest first, leaving none; and the site of its writes.
+  func takeSeedWrites() -> (boxes: [Node], site: OverrideSite?) {
+    defer { seedWrites = [] }
+    return (seedWrites, values.site)
+  }
+
+  /// Ends the closure of `builder`, whose scope has the values `result`. A builder that no copy
+  /// of `$0` refers to any more becomes its thread's spare; one that copies still refer to holds
+  /// `result` for them from now on.
+  static func retire(_ builder: inout UpdateBuilder, result: InjectedValues) {
     if isKnownUniquelyReferenced(&builder) {
-      // No copy of `$0` is left, so no other code can reach the builder: it can serve again.
       builder.keepAsSpare()
     } else {
       builder.values = result
       builder.lock.withLock { builder.sealed = true }
     }
-    return result
-  }
-
-  /// `assigned`, the values that `$0` was assigned, with the seed-style writes on top.
-  private func replayingSeedWrites(onto assigned: InjectedValues) -> InjectedValues {
-    var result = assigned.resolvingBuilder()
-    if result.site == nil { result.site = values.site }  // the replayed writes are this scope's
-    for box in seedWrites {
-      let (next, site) = result.startWrite(of: box.key)
-      result.finishWrite(box.relinked(to: next, site: site))
-    }
-    return result
   }
 
   // MARK: - As a node
