@@ -70,7 +70,7 @@ struct OverrideSite: Sendable {
 /// A read knows `Key` statically: it reaches the value with an `unsafeDowncast` from the node
 /// that `Node.find` returns, not with a dynamic cast. The downcast cannot fail, because a node is
 /// found only under its own key, and the only nodes stored under a key are boxes of that key: a
-/// `Box<Key>`, or a `LazyBox<Key>` if `kind` says so.
+/// `Box<Key>`, or a `LazyBox` of a `Key.Value` if `kind` says so.
 @usableFromInline
 final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types.

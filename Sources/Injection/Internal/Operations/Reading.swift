@@ -12,7 +12,7 @@ extension InjectedValues {
   ) -> Key.Value {
     box._withUnsafeGuaranteedRef { node in
       if node.kind == .lazyBox {
-        return unsafeDowncast(node, to: LazyBox<Key.Value>.self).cell.value()
+        return unsafeDowncast(node, to: LazyBox.self).value(as: Key.Value.self)
       }
       return unsafeDowncast(node, to: Box<Key>.self).value
     }

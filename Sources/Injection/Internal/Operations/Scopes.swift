@@ -199,7 +199,7 @@ extension InjectedValues {
     let head = headForBinding
     for box in ownBoxes {
       let node = box.takeUnretainedValue()
-      guard let lifecycle = LazyDeclaration.lifecycle(of: node) else { continue }
+      guard let lifecycle = LazyBox.lifecycle(of: node) else { continue }
       if synchronously, lifecycle.hasAsynchronousTeardown {
         Self.stopForAsynchronousTeardown(lifecycle)
       }
@@ -209,9 +209,9 @@ extension InjectedValues {
     var redeclared: [any LazyLifecycle] = []
     for node in taken {
       let (next, site) = startWrite(of: node.key)
-      let box = LazyDeclaration.lifecycle(of: node)!.redeclared(next: consume next, site: site)
+      let box = LazyBox.lifecycle(of: node)!.redeclared(next: consume next, site: site)
       finishWrite(box)
-      redeclared.append(LazyDeclaration.lifecycle(of: box)!)
+      redeclared.append(LazyBox.lifecycle(of: box)!)
     }
     let newHead = headForBinding
     for lifecycle in opened { lifecycle.reopen(seeing: newHead) }

@@ -59,13 +59,18 @@ protocol LazyLifecycle: AnyObject, Sendable {
   func close() -> Bool
   /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
   func redeclared(next: Node?, site: OverrideSite) -> Node
+  /// Builds the value, or waits for it, and returns where it is stored (it stays there).
+  func build() -> UnsafeRawPointer
+  /// The value as descriptions show it.
+  var description: String { get }
 }
 
 /// A value built on first use, once per scope, and torn down when the scope ends: what
 /// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are those of `LazyState`.
 ///
 /// A read of a built value loads one word atomically (`builtWord`, raw memory of its own) and
-/// copies the value, which was stored before the word was set: no lock. Every other step takes
+/// copies the value from raw memory (`storage`), where it was stored before the word was set:
+/// no lock. (`LazyBox` holds both pointers, so that a read needs no generic code.) Every other step takes
 /// the cell's lock (`Lock.striped`), and no user code (the factory, a teardown) runs under it.
 @usableFromInline
 final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
@@ -74,16 +79,13 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   // release store, and read either under the lock or after an acquire load of `builtWord` that
   // saw it set; it is never written again. The rest is immutable.
 
-  // The two fields a read of a built value uses come first, so that their offsets do not depend
-  // on `Value`'s layout.
-
   /// 1 while the value is built and its scope runs, else 0: read without the lock.
-  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
+  let builtWord: UnsafeMutablePointer<UInt>
   /// The value, once built (`hasValue`): raw memory rather than an optional stored property, so
   /// that a read copies the value alone. Written once, before `builtWord` is set, and never
   /// cleared, so a reader that saw `builtWord` set just before the scope closed still copies a
   /// live value.
-  @usableFromInline let storage: UnsafeMutablePointer<Value>
+  let storage: UnsafeMutablePointer<Value>
 
   let key: any InjectionKey.Type
   let site: OverrideSite
@@ -133,10 +135,13 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   // MARK: - Reading
 
   /// The value, built on the first read.
-  @inlinable
   func value() -> Value {
-    if injection_load_acquire(builtWord) == 1 { return storage.pointee }
-    return valueOnSlowPath()
+    injection_load_acquire(builtWord) == 1 ? storage.pointee : valueOnSlowPath()
+  }
+
+  func build() -> UnsafeRawPointer {
+    _ = valueOnSlowPath()
+    return UnsafeRawPointer(storage)
   }
 
   /// What a read does next, decided under the lock.
@@ -147,7 +152,6 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     case stop(LazyState)
   }
 
-  @usableFromInline
   func valueOnSlowPath() -> Value {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
@@ -347,51 +351,67 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 
 /// One override of a key by a value built on first use: see `LazyCell`.
 ///
-/// Generic over the value's type rather than the key, so that a declaration, which learns its
-/// key only when it runs, is compiled for its value type. A read of `Key` downcasts to
-/// `LazyBox<Key.Value>`, the box's type: a node is found only under its own key, whose value
-/// type the declaration checked.
+/// Not generic: a read of `Key` copies the value out of the cell's storage as a `Key.Value`,
+/// the box's value type, since a node is found only under its own key, whose value type the
+/// declaration checked. A scope reaches the cell through `lifecycle`.
 @usableFromInline
-final class LazyBox<Value: Sendable>: LazyDeclaration, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
-  @usableFromInline let cell: LazyCell<Value>
-  @usableFromInline let site: OverrideSite
+final class LazyBox: Node, @unchecked Sendable {
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell's two words
+  // that a read of a built value uses, which the cell guards (see `LazyCell`).
+  let lifecycle: any LazyLifecycle
+  let site: OverrideSite
+  /// The cell's `builtWord` and `storage`.
+  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
+  @usableFromInline let storage: UnsafeMutableRawPointer
 
   @usableFromInline
-  init(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
-    self.cell = cell
+  init<Value>(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
+    lifecycle = cell
     self.site = site
-    super.init(cell, key: key, next: next, site: site)
+    builtWord = cell.builtWord
+    storage = UnsafeMutableRawPointer(cell.storage)
+    super.init(key: key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
+  }
+
+  private init(_ box: LazyBox, next: Node?, site: OverrideSite) {
+    lifecycle = box.lifecycle
+    self.site = site
+    builtWord = box.builtWord
+    storage = box.storage
+    super.init(key: box.key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
+  }
+
+  /// The value, of type `Value`, built on the first read: one atomic load and a copy once built.
+  /// Compiled for `Value` where it is read, but kept out of the read of other overrides, which it
+  /// would make too large to inline.
+  @inlinable @inline(never)
+  func value<Value>(as type: Value.Type) -> Value {
+    let built = injection_load_acquire(builtWord) == 1 ? UnsafeRawPointer(storage) : build()
+    return built.assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// Builds the value, or waits for it, and returns where it is stored.
+  @usableFromInline
+  func build() -> UnsafeRawPointer {
+    lifecycle.build()
+  }
+
+  /// `node`'s lifecycle, if it is a box of a value built on first use.
+  static func lifecycle(of node: Node) -> (any LazyLifecycle)? {
+    node.kind == .lazyBox ? unsafeDowncast(node, to: LazyBox.self).lifecycle : nil
   }
 
   override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
-    LazyBox(cell, key: key, next: next, site: site ?? self.site)
+    LazyBox(self, next: next, site: site ?? self.site)
   }
 
   override func collect(into table: inout KeyTable) {
     table.insertIfAbsent(self, for: key)
   }
 
-  override var overrideKey: (any InjectionKey.Type)? { cell.key }
+  override var overrideKey: (any InjectionKey.Type)? { lifecycle.key }
 
   override var overrideDescription: (value: String, site: OverrideSite)? {
-    (cell.description, site)
-  }
-}
-
-/// A box of a value built on first use, whatever its type: what a scope opens and ends.
-@usableFromInline
-class LazyDeclaration: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds one `let` of a `Sendable` type.
-  let lifecycle: any LazyLifecycle
-
-  init(_ lifecycle: any LazyLifecycle, key: UInt, next: Node?, site: OverrideSite) {
-    self.lifecycle = lifecycle
-    super.init(key: key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
-  }
-
-  /// `node`'s lifecycle, if it is a box of a value built on first use.
-  static func lifecycle(of node: Node) -> (any LazyLifecycle)? {
-    node.kind == .lazyBox ? unsafeDowncast(node, to: LazyDeclaration.self).lifecycle : nil
+    (lifecycle.description, site)
   }
 }
