@@ -42,9 +42,9 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) throws(Failure) -> Result {
-  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  var values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
   if values.ownsLazyValues { return try InjectedValues.withLazyValues(values, operation) }
-  return try InjectedValues.withHead(values.headForBinding, operation)
+  return try InjectedValues.withHead(values.takeHeadForBinding(), operation)
 }
 
 /// Runs the asynchronous `operation` with the dependencies that `update` overrides, in the
@@ -82,11 +82,15 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) async throws(Failure) -> Result {
-  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  var values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
   if values.ownsLazyValues {
     return try await InjectedValues.withLazyValues(values, operation, isolation: isolation)
   }
-  return try await InjectedValues.withHead(values.headForBinding, operation, isolation: isolation)
+  return try await InjectedValues.withHead(
+    values.takeHeadForBinding(),
+    operation,
+    isolation: isolation
+  )
 }
 
 // MARK: - Re-entering a snapshot

@@ -19,6 +19,15 @@ extension InjectedValues {
     return head.hops > Node.maximumBoundHops ? head.compacted() : head
   }
 
+  /// `headForBinding`, moved out of these values, which are left without overrides: the
+  /// binding takes their reference to the chain instead of retaining another one.
+  @inlinable
+  mutating func takeHeadForBinding() -> Node? {
+    guard let head = head.take() else { return nil }
+    if head.kind == .builder { return Self.headForBinding(resolving: head) }
+    return head.hops > Node.maximumBoundHops ? head.compacted() : head
+  }
+
   /// `headForBinding` of a copy of `$0`: the chain its builder stands for here.
   @usableFromInline
   static func headForBinding(resolving builder: Node) -> Node? {
@@ -52,7 +61,7 @@ extension InjectedValues {
   /// Ends an update closure of `builder` whose `$0` holds `final`, and returns the values of the
   /// scope: those built, or, if the closure assigned `$0` other values, those values with the
   /// closure's seed-style writes on top (they could not see `$0`).
-  @usableFromInline
+  @inlinable
   static func finishUpdate(
     _ builder: inout UpdateBuilder,
     final: inout InjectedValues
@@ -62,15 +71,26 @@ extension InjectedValues {
       final.head = nil
       result = builder.takeValues()
     } else {
-      result = final.resolvingBuilder()
-      let (boxes, site) = builder.takeSeedWrites()
-      if result.site == nil { result.site = site }  // the replayed writes are this scope's
-      for box in boxes {
-        let (next, site) = result.startWrite(of: box.key)
-        result.finishWrite(box.relinked(to: next, site: site))
-      }
+      result = replayingSeedWrites(of: builder, onto: final)
     }
     UpdateBuilder.retire(&builder, result: result)
+    return result
+  }
+
+  /// `assigned`, the values that the closure of `builder` assigned to `$0`, with the closure's
+  /// seed-style writes on top.
+  @usableFromInline
+  static func replayingSeedWrites(
+    of builder: UpdateBuilder,
+    onto assigned: InjectedValues
+  ) -> InjectedValues {
+    var result = assigned.resolvingBuilder()
+    let (boxes, site) = builder.takeSeedWrites()
+    if result.site == nil { result.site = site }  // the replayed writes are this scope's
+    for box in boxes {
+      let (next, site) = result.startWrite(of: box.key)
+      result.finishWrite(box.relinked(to: next, site: site))
+    }
     return result
   }
 
@@ -194,7 +214,6 @@ extension InjectedValues {
   /// with a cell of its own. That changes this value's chain, so every cell then sees the new one.
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> LazyValues {
-    var opened: [any LazyLifecycle] = []
     var taken: [Node] = []
     let head = headForBinding
     for box in ownBoxes {
@@ -203,20 +222,20 @@ extension InjectedValues {
       if synchronously, lifecycle.hasAsynchronousTeardown {
         Self.stopForAsynchronousTeardown(lifecycle)
       }
-      if lifecycle.open(seeing: head) { opened.append(lifecycle) } else { taken.append(node) }
+      if !lifecycle.open(seeing: head) { taken.append(node) }
     }
-    guard !taken.isEmpty else { return LazyValues(lifecycles: opened) }
-    var redeclared: [any LazyLifecycle] = []
+    guard !taken.isEmpty else { return LazyValues(values: self) }
     for node in taken {
       let (next, site) = startWrite(of: node.key)
       let box = LazyBox.lifecycle(of: node)!.redeclared(next: consume next, site: site)
       finishWrite(box)
-      redeclared.append(LazyBox.lifecycle(of: box)!)
+      _ = LazyBox.lifecycle(of: box)!.open(seeing: nil)
     }
     let newHead = headForBinding
-    for lifecycle in opened { lifecycle.reopen(seeing: newHead) }
-    for lifecycle in redeclared { _ = lifecycle.open(seeing: newHead) }
-    return LazyValues(lifecycles: opened + redeclared)
+    for box in ownBoxes {
+      LazyBox.lifecycle(of: box.takeUnretainedValue())?.reopen(seeing: newHead)
+    }
+    return LazyValues(values: self)
   }
 
   static func stopForAsynchronousTeardown(_ lifecycle: any LazyLifecycle) -> Never {
@@ -236,14 +255,18 @@ extension InjectedValues {
   @usableFromInline
   static func endLazyValues(_ values: LazyValues) {
     while let next = values.nextToTearDown() { next.tearDown() }
-    for lifecycle in values.lifecycles where lifecycle.close() { lifecycle.tearDown() }
+    values.forEach { if $0.close() { $0.tearDown() } }
   }
 
   /// The asynchronous `endLazyValues(_:)`.
   @usableFromInline
   static func endLazyValues(_ values: LazyValues) async {
     while let next = values.nextToTearDown() { await next.tearDown() }
-    for lifecycle in values.lifecycles where lifecycle.close() { await lifecycle.tearDown() }
+    for box in values.values.ownBoxes {
+      if let lifecycle = LazyBox.lifecycle(of: box.takeUnretainedValue()), lifecycle.close() {
+        await lifecycle.tearDown()
+      }
+    }
   }
 
   // MARK: - Re-entering a snapshot under the caller's overrides
@@ -267,17 +290,24 @@ extension InjectedValues {
   }
 }
 
-/// The values built on first use that one scope opened.
+/// The values built on first use that one scope opened: the lazy boxes among the own overrides
+/// of its values.
 @usableFromInline
 struct LazyValues {
-  let lifecycles: [any LazyLifecycle]
+  let values: InjectedValues
 
-  /// The built value whose teardown is due first: the latest built, once no build is in flight.
+  /// Calls `body` with the lifecycle of each of the scope's values built on first use.
+  func forEach(_ body: (any LazyLifecycle) -> Void) {
+    for box in values.ownBoxes {
+      if let lifecycle = LazyBox.lifecycle(of: box.takeUnretainedValue()) { body(lifecycle) }
+    }
+  }
+
+  /// The built value whose teardown is due first, once no build is in flight: the latest built.
   func nextToTearDown() -> (any LazyLifecycle)? {
-    for lifecycle in lifecycles { lifecycle.waitWhileBuilding() }
     var latest: (lifecycle: any LazyLifecycle, order: UInt)?
-    for lifecycle in lifecycles {
-      if let order = lifecycle.pendingTeardownOrder, order > latest?.order ?? 0 {
+    forEach { lifecycle in
+      if let order = lifecycle.pendingTeardownOrder(), order > latest?.order ?? 0 {
         latest = (lifecycle, order)
       }
     }

@@ -80,21 +80,32 @@ extension InjectedValues {
   // MARK: - Values built on first use
 
   /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, whose key
-  /// is learnt by running the accessor's getter.
-  @inlinable
+  /// is learnt by running the accessor's getter. Inlined, so that the probe applies a key path
+  /// literal as a direct call of the accessor's getter.
+  @inlinable @inline(__always)
   mutating func declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
     teardown: LazyTeardown<Value>
   ) {
+    let key = Self.keyOverriddenLazily(by: keyPath)
     if let head, head.kind == .builder {
       let builder = unsafeDowncast(head, to: UpdateBuilder.self)
       if builder.isOpenForCurrentCode {
-        return builder.values.declareLazy(keyPath, make, teardown: teardown)
+        return builder.values.writeLazy(key, make, teardown: teardown)
       }
       self = builder.snapshot()
     }
-    let key = Self.keyOverriddenLazily(by: keyPath)
+    writeLazy(key, make, teardown: teardown)
+  }
+
+  /// The write of `declareLazy`, once the key is known.
+  @inlinable
+  mutating func writeLazy<Value: Sendable>(
+    _ key: any InjectionKey.Type,
+    _ make: @escaping @Sendable () -> Value,
+    teardown: LazyTeardown<Value>
+  ) {
     let identity = UInt(bitPattern: ObjectIdentifier(key))
     let (next, site) = startWrite(of: identity)
     let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)

@@ -78,7 +78,12 @@ extension Lock {
   /// The shared lock of `object`, chosen by its address: objects with different locks never
   /// wait for each other, and ones that share a lock only while both hold it.
   static func striped(for object: AnyObject) -> Lock {
-    stripes[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 6) & 15]
+    striped(for: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
+  }
+
+  /// The shared lock of the memory at `address`.
+  static func striped(for address: UnsafeRawPointer) -> Lock {
+    stripes[Int(truncatingIfNeeded: UInt(bitPattern: address) >> 6) & 15]
   }
 }
 

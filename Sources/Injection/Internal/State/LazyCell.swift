@@ -45,11 +45,9 @@ protocol LazyLifecycle: AnyObject, Sendable {
   func open(seeing scope: Node?) -> Bool
   /// For a declaration this scope took, before any read: reads see `scope` instead.
   func reopen(seeing scope: Node?)
-  /// Waits while another thread builds the value.
-  func waitWhileBuilding()
-  /// When the build ended (a number that grows with every build), if the value is built and its
-  /// teardown has not been claimed; else `nil`.
-  var pendingTeardownOrder: UInt? { get }
+  /// Waits while another thread builds the value; then, if it is built and its teardown has not
+  /// been claimed, when its build ended (a number that grows with every build), else `nil`.
+  func pendingTeardownOrder() -> UInt?
   /// Runs a synchronous teardown, unless it has run; the value must be built.
   func tearDown()
   /// Runs the teardown, unless it has run; the value must be built.
@@ -99,7 +97,7 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   private var buildOrder: UInt = 0
   private var tornDown = false
 
-  private var lock: Lock { Lock.striped(for: self) }
+  private let lock: Lock
 
   @usableFromInline
   init(
@@ -112,15 +110,20 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     self.site = site
     self.make = make
     self.teardown = teardown
-    builtWord = .allocate(capacity: 1)
-    builtWord.initialize(to: 0)
-    storage = .allocate(capacity: 1)
+    // One allocation for both: the word, then the value at the first offset aligned for it.
+    let offset = max(MemoryLayout<UInt>.stride, MemoryLayout<Value>.alignment)
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: offset + MemoryLayout<Value>.size,
+      alignment: max(MemoryLayout<UInt>.alignment, MemoryLayout<Value>.alignment)
+    )
+    builtWord = memory.initializeMemory(as: UInt.self, repeating: 0, count: 1)
+    storage = (memory + offset).bindMemory(to: Value.self, capacity: 1)
+    lock = Lock.striped(for: memory)
   }
 
   deinit {
     if hasValue { storage.deinitialize(count: 1) }
-    storage.deallocate()
-    builtWord.deallocate()
+    UnsafeMutableRawPointer(builtWord).deallocate()
   }
 
   var declaration: String {
@@ -277,16 +280,15 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     withExtendedLifetime(replaced) {}  // released outside the lock
   }
 
-  func waitWhileBuilding() {
-    let builder = lock.withLock { () -> UInt? in
-      if case .building(let thread) = state { return thread }
-      return nil
+  func pendingTeardownOrder() -> UInt? {
+    while true {
+      let (builder, order) = lock.withLock { () -> (UInt?, UInt?) in
+        if case .building(let thread) = state { return (thread, nil) }
+        return (nil, state == .built && !tornDown ? buildOrder : nil)
+      }
+      guard let builder else { return order }
+      waitForBuild(by: builder)
     }
-    if let builder { waitForBuild(by: builder) }
-  }
-
-  var pendingTeardownOrder: UInt? {
-    lock.withLock { state == .built && !tornDown ? buildOrder : nil }
   }
 
   /// Claims the teardown: the value, for the one caller that is to run it.
@@ -318,17 +320,17 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 
   func close() -> Bool {
     while true {
-      waitWhileBuilding()
-      let (closed, needsTeardown, scope) = lock.withLock { () -> (Bool, Bool, Node?) in
-        if case .building = state { return (false, false, nil) }
+      let (builder, needsTeardown, scope) = lock.withLock { () -> (UInt?, Bool, Node?) in
+        if case .building(let thread) = state { return (thread, false, nil) }
         let needsTeardown = state == .built && !tornDown
         state = .closed
         injection_store_release(builtWord, 0)
         defer { self.scope = nil }
-        return (true, needsTeardown, self.scope)
+        return (nil, needsTeardown, self.scope)
       }
       withExtendedLifetime(scope) {}  // released outside the lock
-      if closed { return needsTeardown }
+      guard let builder else { return needsTeardown }
+      waitForBuild(by: builder)
     }
   }
 

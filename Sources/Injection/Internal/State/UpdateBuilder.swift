@@ -1,4 +1,4 @@
-import CInjectionSupport
+public import CInjectionSupport
 
 #if canImport(Darwin)
   import Darwin
@@ -40,7 +40,7 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   // exclusivity checks of these properties redundant: they are `@exclusivity(unchecked)`.
 
   /// The values around the closure: what other code sees until the closure returns.
-  @exclusivity(unchecked) private var base: Node?
+  @exclusivity(unchecked) @usableFromInline var base: Node?
   /// The thread that runs a synchronous closure, or 0; the task that runs an asynchronous one,
   /// which may resume on any thread (`ContextFrame.currentTask`), or 0.
   @usableFromInline let ownerThread: UInt
@@ -49,7 +49,7 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var values: InjectedValues
   /// The boxes that seed-style setters wrote, one per key, oldest first: applied again on top of
   /// `$0` if the closure assigned it values that are not a copy of `$0`.
-  @exclusivity(unchecked) private var seedWrites: [Node] = []
+  @exclusivity(unchecked) @usableFromInline var seedWrites: [Node] = []
   /// Whether the closure has returned.
   @exclusivity(unchecked) @usableFromInline var sealed = false
 
@@ -57,7 +57,8 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   /// A builder for a closure that starts from `values`. `synchronous` closures are owned by
   /// their thread, asynchronous ones by their task.
-  private init(starting values: InjectedValues, synchronous: Bool) {
+  @usableFromInline
+  init(starting values: InjectedValues, synchronous: Bool) {
     base = values.head
     self.values = values
     ownerThread = synchronous ? currentThreadID() : 0
@@ -69,7 +70,7 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   /// A builder for a closure that starts from `values`: this thread's spare one, if it has one,
   /// for a synchronous closure.
-  @usableFromInline
+  @inlinable
   static func make(starting values: consuming InjectedValues, synchronous: Bool) -> UpdateBuilder {
     if synchronous, let spare = injection_spare_builder_take() {
       let builder = Unmanaged<UpdateBuilder>.fromOpaque(spare).takeRetainedValue()
@@ -85,7 +86,8 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   /// Keeps this builder, which nothing else refers to any more, as its thread's spare, if the
   /// thread has none: the next synchronous closure on the thread uses it instead of allocating
   /// one. A thread's spare is released when the thread exits.
-  private func keepAsSpare() {
+  @inlinable
+  func keepAsSpare() {
     guard ownerThread != 0 else { return }
     base = nil
     values = InjectedValues()
@@ -94,11 +96,17 @@ final class UpdateBuilder: Node, @unchecked Sendable {
     guard injection_spare_builder_put(spare.toOpaque(), &registered) else {
       return spare.release()
     }
-    if !registered { pthread_setspecific(Self.releaseAtThreadExit, spare.toOpaque()) }
+    if !registered { Self.releaseAtThreadExit(spare) }
+  }
+
+  /// Has `spare`, the thread's first spare, released when the thread exits.
+  @usableFromInline
+  static func releaseAtThreadExit(_ spare: Unmanaged<UpdateBuilder>) {
+    pthread_setspecific(releaseAtThreadExitKey, spare.toOpaque())
   }
 
   /// A thread-specific key whose destructor releases the exiting thread's spare builder.
-  private static let releaseAtThreadExit: pthread_key_t = {
+  private static let releaseAtThreadExitKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { _ in
       guard let spare = injection_spare_builder_take() else { return }
@@ -165,6 +173,7 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   /// The values built here, leaving none (and no seed-style writes): for the scope, when `$0`
   /// still refers to the builder.
+  @inlinable
   func takeValues() -> InjectedValues {
     if !seedWrites.isEmpty { seedWrites = [] }
     var taken = InjectedValues()
@@ -181,13 +190,20 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   /// Ends the closure of `builder`, whose scope has the values `result`. A builder that no copy
   /// of `$0` refers to any more becomes its thread's spare; one that copies still refer to holds
   /// `result` for them from now on.
+  @inlinable
   static func retire(_ builder: inout UpdateBuilder, result: InjectedValues) {
     if isKnownUniquelyReferenced(&builder) {
       builder.keepAsSpare()
     } else {
-      builder.values = result
-      builder.lock.withLock { builder.sealed = true }
+      builder.seal(with: result)
     }
+  }
+
+  /// Seals the builder, whose copies of `$0` hold `result` from now on.
+  @usableFromInline
+  func seal(with result: InjectedValues) {
+    values = result
+    lock.withLock { sealed = true }
   }
 
   // MARK: - As a node
