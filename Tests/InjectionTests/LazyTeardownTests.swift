@@ -203,10 +203,11 @@ struct LazyTeardownTests {
         log.withLock { $0.append("\(pool.name) torn down, pool \(InjectedValues[\.pool].name)") }
       }
     }
+    let warming = DispatchGroup()
     let operation: @Sendable () -> Void = {
       _ = InjectedValues[\.pool]
       let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
-      _ = startThread { warm() }
+      DispatchQueue.global().async(group: warming) { warm() }
       waitOnThisThread(started)
     }
     if asynchronously {
@@ -214,6 +215,7 @@ struct LazyTeardownTests {
     } else {
       withInjectedValuesSynchronously(update, operation)
     }
+    waitOnThisThread(warming)
     #expect(
       log.withLock { $0 } == [
         "session built",
@@ -240,9 +242,10 @@ struct LazyTeardownTests {
         log.withLock { $0.append("torn down, reads itself: \(same)") }
       }
     }
+    let warming = DispatchGroup()
     let operation: @Sendable () -> Void = {
       let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
-      _ = startThread { warm() }
+      DispatchQueue.global().async(group: warming) { warm() }
       waitOnThisThread(started)
     }
     if asynchronously {
@@ -250,6 +253,7 @@ struct LazyTeardownTests {
     } else {
       withInjectedValuesSynchronously(update, operation)
     }
+    waitOnThisThread(warming)
     #expect(log.withLock { $0 } == ["torn down, reads itself: true"])
   }
 
