@@ -55,6 +55,30 @@ private func withInjectedValuesSynchronously(
   withInjectedValues(update, operation: operation)
 }
 
+/// Runs a scope with `update`, synchronous or not, whose operation runs `first`, then starts
+/// building `\.session` on a global queue and returns once `started` says the build has begun:
+/// the scope ends while the build is in flight. Waits for the queue's work after the scope.
+private func endWhileBuildingSession(
+  asynchronously: Bool,
+  update: (inout InjectedValues) -> Void,
+  started: DispatchSemaphore,
+  first: @escaping @Sendable () -> Void = {}
+) async {
+  let warming = DispatchGroup()
+  let operation: @Sendable () -> Void = {
+    first()
+    let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
+    DispatchQueue.global().async(group: warming) { warm() }
+    waitOnThisThread(started)
+  }
+  if asynchronously {
+    await withInjectedValues(update) { () async in operation() }
+  } else {
+    withInjectedValuesSynchronously(update, operation)
+  }
+  waitOnThisThread(warming)
+}
+
 @Suite("What teardowns of values built once per scope read")
 struct LazyTeardownTests {
   @Test("A teardown reads the value it tears down, in a synchronous scope")
@@ -203,19 +227,10 @@ struct LazyTeardownTests {
         log.withLock { $0.append("\(pool.name) torn down, pool \(InjectedValues[\.pool].name)") }
       }
     }
-    let warming = DispatchGroup()
-    let operation: @Sendable () -> Void = {
+    await endWhileBuildingSession(asynchronously: asynchronously, update: update, started: started)
+    {
       _ = InjectedValues[\.pool]
-      let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
-      DispatchQueue.global().async(group: warming) { warm() }
-      waitOnThisThread(started)
     }
-    if asynchronously {
-      await withInjectedValues(update) { () async in operation() }
-    } else {
-      withInjectedValuesSynchronously(update, operation)
-    }
-    waitOnThisThread(warming)
     #expect(
       log.withLock { $0 } == [
         "session built",
@@ -242,18 +257,7 @@ struct LazyTeardownTests {
         log.withLock { $0.append("torn down, reads itself: \(same)") }
       }
     }
-    let warming = DispatchGroup()
-    let operation: @Sendable () -> Void = {
-      let warm = InjectedValues.current.bind { _ = InjectedValues[\.session] }
-      DispatchQueue.global().async(group: warming) { warm() }
-      waitOnThisThread(started)
-    }
-    if asynchronously {
-      await withInjectedValues(update) { () async in operation() }
-    } else {
-      withInjectedValuesSynchronously(update, operation)
-    }
-    waitOnThisThread(warming)
+    await endWhileBuildingSession(asynchronously: asynchronously, update: update, started: started)
     #expect(log.withLock { $0 } == ["torn down, reads itself: true"])
   }
 
