@@ -15,7 +15,7 @@ public import CInjectionSupport
 /// (`Self[Key.self] = v`, which finds the builder through the thread's frame or the task's
 /// values), changes the builder, never the memory of `$0`: the closure holds `$0` `inout`, and
 /// the library never reads or writes that memory behind it. When the closure returns, the
-/// library takes the built values from the builder (`seal(returning:)`).
+/// library takes the built values from the builder (`InjectedValues.finishUpdate`).
 ///
 /// Who sees what:
 ///
