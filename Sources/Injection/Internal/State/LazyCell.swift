@@ -19,10 +19,14 @@ enum LazyTeardown<Value: Sendable>: Sendable {
 /// | `built` | reads return the value without the lock | `closed`, by its scope |
 /// | `closed` | its scope has ended; a read stops the program | none |
 ///
-/// A scope ends its cells in two steps (see `LazyScopeEnd`): first the teardowns, latest-built
-/// first, while every cell stays readable (a teardown that reads a value not built yet builds
-/// it, and a build in flight on another thread is waited for); then every cell closes. A
-/// teardown runs once: claiming it sets `tornDown`, under the lock.
+/// A scope ends its cells in two steps (`InjectedValues.endLazyValues`): first the teardowns,
+/// latest-built first, while every cell stays readable (a teardown that reads a value not built
+/// yet builds it, and a build in flight on another thread is waited for); then every cell
+/// closes. A teardown runs once: claiming it sets `tornDown`, under the lock; `close()` reports
+/// a value built but not torn down, which its caller then tears down. Two exceptions to "a read
+/// of a closed cell stops": a reader that was already waiting for the build when the scope
+/// closed gets the value, and a build that another thread starts while the teardowns run is torn
+/// down in its turn, after values torn down before it started.
 @usableFromInline
 enum LazyState: Equatable, Sendable {
   case declared

@@ -33,7 +33,8 @@ public import CInjectionSupport
 /// the builder, so no node ever links to one.
 @usableFromInline
 final class UpdateBuilder: Node, @unchecked Sendable {
-  // Safe: `values`, `seedWrites` and `sealed` are written only by the code of the closure
+  // Safe: `base`, `values`, `seedWrites` and `sealed` are written only by the code of the closure
+  // (or, for `base`, while the builder is uniquely referenced)
   // (`isOwnedByCurrentCode`: its thread, or the task of an asynchronous closure), which runs one
   // step at a time. Other code reads `sealed`, and then `values`, only under `lock`, after the
   // closure's code has sealed the builder under it. The same reasoning makes the runtime's
@@ -116,9 +117,12 @@ final class UpdateBuilder: Node, @unchecked Sendable {
     return key
   }()
 
-  /// Whether the code running now is the closure's own: the thread of a synchronous closure (a
-  /// task started there with `Task.immediate` runs on it one step at a time too, and reaches the
-  /// builder only through a copy of `$0` it was given), or the task of an asynchronous one.
+  /// Whether the code running now is the closure's own: the thread of a synchronous closure, or
+  /// the task of an asynchronous one. A thread, not a task, for a synchronous closure, because
+  /// everything on that thread runs one step at a time, so no write can race; a task started
+  /// there with `Task.immediate` and given a copy of `$0` therefore works on it as the closure
+  /// does (Rules.md says so), while its own reads and seed-style writes, which go through the
+  /// frame, check the task.
   @inlinable
   var isOwnedByCurrentCode: Bool {
     ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask
@@ -203,7 +207,13 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   @usableFromInline
   func seal(with result: InjectedValues) {
     values = result
-    lock.withLock { sealed = true }
+    // `base` is read only before sealing; let go of it, outside the lock (it may run a deinit).
+    let released = lock.withLock { () -> Node? in
+      sealed = true
+      defer { base = nil }
+      return base
+    }
+    withExtendedLifetime(released) {}
   }
 
   // MARK: - As a node
