@@ -141,13 +141,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 
   // MARK: - Reading
 
-  /// The value, built on the first read.
-  func value() -> Value {
-    injection_load_acquire(builtWord) == 1 ? storage.pointee : valueOnSlowPath()
-  }
-
   func build() -> UnsafeRawPointer {
-    _ = valueOnSlowPath()
+    _ = value()
     return UnsafeRawPointer(storage)
   }
 
@@ -159,7 +154,9 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     case stop(LazyState)
   }
 
-  func valueOnSlowPath() -> Value {
+  /// The value, built on the first read, with every step under the lock. (Reads of a built
+  /// value go through `LazyBox.value(as:)`, which takes no lock.)
+  func value() -> Value {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
     CycleDetection.checkThisThread(key, cell: identity)

@@ -42,10 +42,6 @@ extension InjectedValues {
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
-    if let frame = ContextFrame.top, frame.pointee.kind == .reading || frame.pointee.kind == .probe
-    {
-      return nil  // a default, a factory or a probe runs, not the closure
-    }
     guard let head = _visibleHead, head.kind == .builder else { return nil }
     let builder = unsafeDowncast(head, to: UpdateBuilder.self)  // the only node of its kind
     return builder.isOpenForCurrentCode ? builder : nil
