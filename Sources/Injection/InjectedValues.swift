@@ -90,7 +90,7 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
-      if let head, head.kind == .builder {
+      if head?.kind == .builder {
         return writeThroughBuilder(consume newValue, for: Key.self)
       }
       let (next, site) = startWrite(of: Self._key(Key.self))

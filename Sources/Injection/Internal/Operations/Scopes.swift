@@ -43,13 +43,14 @@ extension InjectedValues {
     line: UInt,
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
+    let task = ContextFrame.currentTask
     var builder = UpdateBuilder.make(
       starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
       synchronous: true
     )
     var values = InjectedValues(head: builder)
     do {
-      let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
+      let frame = ContextFrame(.update, head: builder, task: task)
       try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
     } catch {
       _ = finishUpdate(&builder, final: &values)
@@ -66,15 +67,12 @@ extension InjectedValues {
     _ builder: inout UpdateBuilder,
     final: inout InjectedValues
   ) -> InjectedValues {
-    var result: InjectedValues
     if final.head === builder {
       final.head = nil
-      result = builder.takeValues()
     } else {
-      result = replayingSeedWrites(of: builder, onto: final)
+      builder.values = replayingSeedWrites(of: builder, onto: final)
     }
-    UpdateBuilder.retire(&builder, result: result)
-    return result
+    return UpdateBuilder.finish(&builder)
   }
 
   /// `assigned`, the values that the closure of `builder` assigned to `$0`, with the closure's

@@ -84,14 +84,12 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - A spare builder per thread
 
-  /// Keeps this builder, which nothing else refers to any more, as its thread's spare, if the
-  /// thread has none: the next synchronous closure on the thread uses it instead of allocating
-  /// one. A thread's spare is released when the thread exits.
-  @inlinable
+  /// Keeps this builder, which nothing else refers to any more and which holds no values, as
+  /// its thread's spare, if the thread has none: the next synchronous closure on the thread uses
+  /// it instead of allocating one. A thread's spare is released when the thread exits.
+  @usableFromInline
   func keepAsSpare() {
     guard ownerThread != 0 else { return }
-    base = nil
-    values = InjectedValues()
     let spare = Unmanaged.passRetained(self)
     var registered = false
     guard injection_spare_builder_put(spare.toOpaque(), &registered) else {
@@ -125,8 +123,12 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   /// frame, check the task.
   @inlinable
   var isOwnedByCurrentCode: Bool {
-    ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask
+    ownerThread != 0 ? ownerThread == currentThreadID() : isOwnedByCurrentTask
   }
+
+  /// Whether the task running now is the one that runs this builder's asynchronous closure.
+  @usableFromInline
+  var isOwnedByCurrentTask: Bool { ownerTask == ContextFrame.currentTask }
 
   /// Whether the code running now is the closure's own, and the closure has not returned: the
   /// code whose writes go into this builder.
@@ -175,38 +177,37 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - Ending the closure
 
-  /// The values built here, leaving none (and no seed-style writes): for the scope, when `$0`
-  /// still refers to the builder.
-  @inlinable
-  func takeValues() -> InjectedValues {
-    if !seedWrites.isEmpty { seedWrites = [] }
-    var taken = InjectedValues()
-    swap(&taken, &values)
-    return taken
-  }
-
   /// The seed-style writes of the closure, oldest first, leaving none; and the site of its writes.
   func takeSeedWrites() -> (boxes: [Node], site: OverrideSite?) {
     defer { seedWrites = [] }
     return (seedWrites, values.site)
   }
 
-  /// Ends the closure of `builder`, whose scope has the values `result`. A builder that no copy
-  /// of `$0` refers to any more becomes its thread's spare; one that copies still refer to holds
-  /// `result` for them from now on.
+  /// Ends the closure of `builder`, whose `values` are now the scope's, and returns them. A
+  /// builder that no copy of `$0` refers to any more hands them over and becomes its thread's
+  /// spare; one that copies still refer to keeps them, for those copies, from now on.
   @inlinable
-  static func retire(_ builder: inout UpdateBuilder, result: InjectedValues) {
-    if isKnownUniquelyReferenced(&builder) {
-      builder.keepAsSpare()
-    } else {
-      builder.seal(with: result)
-    }
+  static func finish(_ builder: inout UpdateBuilder) -> InjectedValues {
+    if isKnownUniquelyReferenced(&builder) { return builder.retire() }
+    builder.seal()
+    return builder.values
   }
 
-  /// Seals the builder, whose copies of `$0` hold `result` from now on.
+  /// The values built, leaving none: the builder, which nothing else refers to, is spare again.
+  @inlinable
+  func retire() -> InjectedValues {
+    var taken = InjectedValues()
+    swap(&taken, &values)
+    if !seedWrites.isEmpty { seedWrites = [] }
+    base = nil
+    keepAsSpare()
+    return taken
+  }
+
+  /// Seals the builder: its copies of `$0` see `values` from now on.
   @usableFromInline
-  func seal(with result: InjectedValues) {
-    values = result
+  func seal() {
+    seedWrites = []
     // `base` is read only before sealing; let go of it, outside the lock (it may run a deinit).
     let released = lock.withLock { () -> Node? in
       sealed = true
