@@ -7,8 +7,7 @@
 #endif
 
 _Thread_local void *injection_thread_context = 0;
-_Thread_local void *injection_spare_builder = 0;
-_Thread_local _Bool injection_spare_builder_registered = 0;
+_Thread_local injection_spare_cell *injection_spare = 0;
 
 _Atomic(uintptr_t) injection_global_table = 0;
 

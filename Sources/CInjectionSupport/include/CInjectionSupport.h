@@ -95,27 +95,36 @@ static inline void injection_context_set(void *frame) { injection_thread_context
 
 // MARK: - The thread's spare update builder
 
-/// The current thread's spare `UpdateBuilder`, retained, or NULL; see `UpdateBuilder.swift`.
-extern _Thread_local void *injection_spare_builder;
+/// Where a thread keeps its spare `UpdateBuilder` (retained), if any; see `UpdateBuilder.swift`.
+/// A cell of its own rather than a thread-local variable, so that the destructor that releases
+/// the spare when the thread exits, which is given the cell, never reads a thread-local variable:
+/// on some platforms those may be gone by then.
+typedef struct {
+  void *builder;
+} injection_spare_cell;
 
-/// Whether the current thread has registered the release of its spare builder at its exit.
-extern _Thread_local _Bool injection_spare_builder_registered;
+/// The current thread's cell, or NULL until the thread's first spare.
+extern _Thread_local injection_spare_cell *injection_spare;
+
+/// Makes `cell` (or NULL) the current thread's cell.
+static inline void injection_spare_set_cell(injection_spare_cell *cell) { injection_spare = cell; }
 
 /// Takes the current thread's spare builder (retained), leaving none, or returns NULL.
 static inline void *injection_spare_builder_take(void) {
-  void *spare = injection_spare_builder;
-  injection_spare_builder = 0;
+  injection_spare_cell *cell = injection_spare;
+  if (!cell) return 0;
+  void *spare = cell->builder;
+  cell->builder = 0;
   return spare;
 }
 
-/// Makes `builder` (retained) the current thread's spare, if it has none; returns whether it did.
-/// `*registered` says whether the thread had registered its spare's release at exit before, and
-/// is set to 1.
-static inline _Bool injection_spare_builder_put(void *builder, _Bool *registered) {
-  if (injection_spare_builder) return 0;
-  injection_spare_builder = builder;
-  *registered = injection_spare_builder_registered;
-  injection_spare_builder_registered = 1;
+/// Makes `builder` (retained) the current thread's spare: returns 1 if it did, 0 if the thread
+/// has a spare already, -1 if it has no cell yet.
+static inline int injection_spare_builder_put(void *builder) {
+  injection_spare_cell *cell = injection_spare;
+  if (!cell) return -1;
+  if (cell->builder) return 0;
+  cell->builder = builder;
   return 1;
 }
 

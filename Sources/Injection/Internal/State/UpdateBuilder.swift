@@ -90,30 +90,39 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   @usableFromInline
   func keepAsSpare() {
     guard ownerThread != 0 else { return }
-    let spare = Unmanaged.passRetained(self)
-    var registered = false
-    guard injection_spare_builder_put(spare.toOpaque(), &registered) else {
-      return spare.release()
+    let spare = Unmanaged.passRetained(self).toOpaque()
+    switch injection_spare_builder_put(spare) {
+    case 1: return
+    case 0: Unmanaged<UpdateBuilder>.fromOpaque(spare).release()
+    default: Self.makeSpareCell(holding: spare)
     }
-    if !registered { Self.releaseAtThreadExit(spare) }
   }
 
-  /// Has `spare`, the thread's first spare, released when the thread exits.
-  @usableFromInline
-  static func releaseAtThreadExit(_ spare: Unmanaged<UpdateBuilder>) {
-    pthread_setspecific(releaseAtThreadExitKey, spare.toOpaque())
+  /// Gives this thread the cell that holds its spare, with `spare` in it, and has the cell freed
+  /// and its spare released when the thread exits.
+  static func makeSpareCell(holding spare: UnsafeMutableRawPointer) {
+    let cell = UnsafeMutablePointer<injection_spare_cell>.allocate(capacity: 1)
+    cell.initialize(to: injection_spare_cell(builder: spare))
+    injection_spare_set_cell(cell)
+    pthread_setspecific(spareCellKey, cell)
   }
 
-  /// A thread-specific key whose destructor releases the exiting thread's spare builder.
-  private static let releaseAtThreadExitKey: pthread_key_t = {
+  /// A thread-specific key whose value is the thread's spare cell, and whose destructor frees it.
+  private static let spareCellKey: pthread_key_t = {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key) { _ in
-      guard let spare = injection_spare_builder_take() else { return }
-      Unmanaged<UpdateBuilder>.fromOpaque(spare).release()
-    }
+    let status = pthread_key_create(&key) { cell in freeSpareCell(cell) }
     precondition(status == 0, "Injection: cannot create a thread-specific key (\(status))")
     return key
   }()
+
+  /// Releases the spare in `cell`, an exiting thread's spare cell, and frees the cell. A
+  /// destructor that runs after this one on the thread and enters a scope makes a new cell.
+  private static func freeSpareCell(_ cell: UnsafeMutableRawPointer?) {
+    guard let cell = cell?.assumingMemoryBound(to: injection_spare_cell.self) else { return }
+    injection_spare_set_cell(nil)
+    if let spare = cell.pointee.builder { Unmanaged<UpdateBuilder>.fromOpaque(spare).release() }
+    cell.deallocate()
+  }
 
   /// Whether the code running now is the closure's own: the thread of a synchronous closure, or
   /// the task of an asynchronous one. A thread, not a task, for a synchronous closure, because
