@@ -20,11 +20,11 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    var builder = UpdateBuilder.make(starting: InjectedValues(globalWrites: ()), synchronous: true)
+    let builder = UpdateBuilder.make(starting: InjectedValues(globalWrites: ()), synchronous: true)
     var values = InjectedValues(head: builder)
     let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
     ContextFrame.with(frame) { values[keyPath: keyPath] = value }
-    let scratch = finishUpdate(&builder, final: &values)
+    let scratch = finishUpdate(builder, final: &values)
     withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
       for box in scratch.ownBoxes.reversed() {
         let box = box.takeUnretainedValue()

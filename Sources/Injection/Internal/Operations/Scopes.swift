@@ -4,9 +4,9 @@ extension InjectedValues {
   /// The values an update closure starts from: the parent's overrides, recorded as set in the
   /// scope at `fileID:line`, one scope deeper.
   @inlinable
-  init(updating parent: Node?, fileID: StaticString, line: UInt) {
+  init(updating parent: consuming Node?, fileID: StaticString, line: UInt) {
     var start = parent
-    if let parent, parent.hops > Node.maximumParentHops { start = parent.compacted() }
+    if let parent = start, parent.hops > Node.maximumParentHops { start = parent.compacted() }
     self.init(head: start)
     site = OverrideSite(.scope, depth: (start?.depth ?? 0) + 1, fileID: fileID, line: line)
   }
@@ -44,7 +44,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) throws(Failure) -> Void
   ) throws(Failure) -> InjectedValues {
     let task = ContextFrame.currentTask
-    var builder = UpdateBuilder.make(
+    let builder = UpdateBuilder.make(
       starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
       synchronous: true
     )
@@ -53,10 +53,10 @@ extension InjectedValues {
       let frame = ContextFrame(.update, head: builder, task: task)
       try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
     } catch {
-      _ = finishUpdate(&builder, final: &values)
+      _ = finishUpdate(builder, final: &values)
       throw error
     }
-    return finishUpdate(&builder, final: &values)
+    return finishUpdate(builder, final: &values)
   }
 
   /// Ends an update closure of `builder` whose `$0` holds `final`, and returns the values of the
@@ -64,7 +64,7 @@ extension InjectedValues {
   /// closure's seed-style writes on top (they could not see `$0`).
   @inlinable
   static func finishUpdate(
-    _ builder: inout UpdateBuilder,
+    _ builder: consuming UpdateBuilder,
     final: inout InjectedValues
   ) -> InjectedValues {
     if final.head === builder {
@@ -72,7 +72,7 @@ extension InjectedValues {
     } else {
       builder.values = replayingSeedWrites(of: builder, onto: final)
     }
-    return UpdateBuilder.finish(&builder)
+    return UpdateBuilder.finish(builder)
   }
 
   /// `assigned`, the values that the closure of `builder` assigned to `$0`, with the closure's
@@ -100,7 +100,7 @@ extension InjectedValues {
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)?
   ) async throws -> InjectedValues {
-    var builder = UpdateBuilder.make(
+    let builder = UpdateBuilder.make(
       starting: InjectedValues(updating: resolvedHead, fileID: fileID, line: line),
       synchronous: false
     )
@@ -112,10 +112,10 @@ extension InjectedValues {
         isolation: isolation
       )
     } catch {
-      _ = finishUpdate(&builder, final: &values)
+      _ = finishUpdate(builder, final: &values)
       throw error
     }
-    return finishUpdate(&builder, final: &values)
+    return finishUpdate(builder, final: &values)
   }
 
   /// Runs `operation` with the task's values bound to the chain at `head`.

@@ -39,10 +39,13 @@ extension InjectedValues {
     _ value: consuming Key.Value,
     for key: Key.Type
   ) {
-    let builder = unsafeDowncast(head.unsafelyUnwrapped, to: UpdateBuilder.self)
+    // Moved out of these values for the write and back, rather than copied: the closure's
+    // code cannot reach `$0` while its setter runs.
+    let builder = unsafeDowncast(head.take().unsafelyUnwrapped, to: UpdateBuilder.self)
     if builder.isOpenForCurrentCode {
       let (next, site) = builder.values.startWrite(of: Self._key(Key.self))
       builder.values.finishWrite(Box<Key>(consume value, next: consume next, site: site))
+      head = builder
     } else {
       self = builder.snapshot()
       self[Key.self] = value

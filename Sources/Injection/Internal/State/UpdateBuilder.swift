@@ -84,17 +84,18 @@ final class UpdateBuilder: Node, @unchecked Sendable {
 
   // MARK: - A spare builder per thread
 
-  /// Keeps this builder, which nothing else refers to any more and which holds no values, as
-  /// its thread's spare, if the thread has none: the next synchronous closure on the thread uses
-  /// it instead of allocating one. A thread's spare is released when the thread exits.
+  /// Keeps `builder`, which nothing else refers to any more and which holds no values, as its
+  /// thread's spare, if the thread has none: the next synchronous closure on the thread uses it
+  /// instead of allocating one. The spare slot takes the caller's reference. A thread's spare is
+  /// released when the thread exits.
   @usableFromInline
-  func keepAsSpare() {
-    guard ownerThread != 0 else { return }
-    let spare = Unmanaged.passRetained(self).toOpaque()
+  static func keepAsSpare(_ builder: consuming UpdateBuilder) {
+    guard builder.ownerThread != 0 else { return }
+    let spare = Unmanaged.passRetained(consume builder).toOpaque()  // the reference `builder` held
     switch injection_spare_builder_put(spare) {
     case 1: return
     case 0: Unmanaged<UpdateBuilder>.fromOpaque(spare).release()
-    default: Self.makeSpareCell(holding: spare)
+    default: makeSpareCell(holding: spare)
     }
   }
 
@@ -196,20 +197,20 @@ final class UpdateBuilder: Node, @unchecked Sendable {
   /// builder that no copy of `$0` refers to any more hands them over and becomes its thread's
   /// spare; one that copies still refer to keeps them, for those copies, from now on.
   @inlinable
-  static func finish(_ builder: inout UpdateBuilder) -> InjectedValues {
-    if isKnownUniquelyReferenced(&builder) { return builder.retire() }
+  static func finish(_ builder: consuming UpdateBuilder) -> InjectedValues {
+    if isKnownUniquelyReferenced(&builder) { return retire(builder) }
     builder.seal()
     return builder.values
   }
 
-  /// The values built, leaving none: the builder, which nothing else refers to, is spare again.
+  /// The values built, leaving none: `builder`, which nothing else refers to, is spare again.
   @inlinable
-  func retire() -> InjectedValues {
+  static func retire(_ builder: consuming UpdateBuilder) -> InjectedValues {
     var taken = InjectedValues()
-    swap(&taken, &values)
-    if !seedWrites.isEmpty { seedWrites = [] }
-    base = nil
-    keepAsSpare()
+    swap(&taken, &builder.values)
+    if !builder.seedWrites.isEmpty { builder.seedWrites = [] }
+    builder.base = nil
+    keepAsSpare(builder)
     return taken
   }
 

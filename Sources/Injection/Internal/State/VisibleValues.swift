@@ -33,9 +33,8 @@ extension InjectedValues {
   /// built so far, for the closure's own code; the values around it for everyone else.
   @inlinable
   static var resolvedHead: Node? {
-    let head = _visibleHead
-    if let head, head.kind == .builder { return UpdateBuilder.resolving(head) }
-    return head
+    guard let head = _visibleHead else { return nil }
+    return head.kind == .builder ? UpdateBuilder.resolving(head) : head
   }
 
   /// The update closure that the current code runs, if any: the builder that seed-style setters
