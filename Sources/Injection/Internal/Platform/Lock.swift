@@ -1,3 +1,5 @@
+public import CInjectionSupport
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -103,13 +105,9 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
 }
 
 /// An identity of the current thread, for comparisons only.
-@usableFromInline
+@inlinable
 func currentThreadID() -> UInt {
-  #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-  #else
-    UInt(pthread_self())
-  #endif
+  injection_current_thread()
 }
 
 /// Lets other threads run before this one goes on: for a wait that lasts a few instructions on
