@@ -169,9 +169,9 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var values = values
-    let lifecycles = values.openLazyValues(synchronously: true)
-    return try withHead(values.headForBinding) { () throws(Failure) -> Result in
-      defer { endLazyValues(lifecycles) }
+    let lazyValues = values.openLazyValues(synchronously: true)
+    return try withHead(lazyValues.head) { () throws(Failure) -> Result in
+      defer { endLazyValues(lazyValues) }
       return try operation()
     }
   }
@@ -185,9 +185,9 @@ extension InjectedValues {
     isolation: isolated (any Actor)?
   ) async throws(Failure) -> Result {
     var values = values
-    let lifecycles = values.openLazyValues(synchronously: false)
+    let lazyValues = values.openLazyValues(synchronously: false)
     let result = await taskHeadLocal.withValue(
-      TaskHead(values.headForBinding),
+      TaskHead(lazyValues.head),
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>
         do throws(Failure) {
@@ -195,7 +195,7 @@ extension InjectedValues {
         } catch {
           result = .failure(error)
         }
-        await endLazyValues(lifecycles)
+        await endLazyValues(lazyValues)
         return result
       },
       isolation: isolation
@@ -222,7 +222,7 @@ extension InjectedValues {
       }
       if !lifecycle.open(seeing: head) { taken.append(node) }
     }
-    guard !taken.isEmpty else { return LazyValues(values: self) }
+    guard !taken.isEmpty else { return LazyValues(values: self, head: head) }
     for node in taken {
       let (next, site) = startWrite(of: node.key)
       let box = LazyBox.lifecycle(of: node)!.redeclared(next: consume next, site: site)
@@ -233,7 +233,7 @@ extension InjectedValues {
     for box in ownBoxes {
       LazyBox.lifecycle(of: box.takeUnretainedValue())?.reopen(seeing: newHead)
     }
-    return LazyValues(values: self)
+    return LazyValues(values: self, head: newHead)
   }
 
   static func stopForAsynchronousTeardown(_ lifecycle: any LazyLifecycle) -> Never {
@@ -293,6 +293,8 @@ extension InjectedValues {
 @usableFromInline
 struct LazyValues {
   let values: InjectedValues
+  /// The chain the cells were opened with: the one to bind for the operation.
+  @usableFromInline let head: Node?
 
   /// Calls `body` with the lifecycle of each of the scope's values built on first use.
   func forEach(_ body: (any LazyLifecycle) -> Void) {

@@ -34,10 +34,10 @@ public import CInjectionSupport
 @usableFromInline
 final class UpdateBuilder: Node, @unchecked Sendable {
   // Safe: `base`, `values`, `seedWrites` and `sealed` are written only by the code of the closure
-  // (or, for `base`, while the builder is uniquely referenced)
   // (`isOwnedByCurrentCode`: its thread, or the task of an asynchronous closure), which runs one
-  // step at a time. Other code reads `sealed`, and then `values`, only under `lock`, after the
-  // closure's code has sealed the builder under it. The same reasoning makes the runtime's
+  // step at a time, or while nothing else refers to the builder (a spare being reused). Other
+  // code reads `sealed`, and then `base` or `values`, only under `lock`; the closure's code seals
+  // the builder, and lets go of `base`, under it. The same reasoning makes the runtime's
   // exclusivity checks of these properties redundant: they are `@exclusivity(unchecked)`.
 
   /// The values around the closure: what other code sees until the closure returns.
