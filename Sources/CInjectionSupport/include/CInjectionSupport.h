@@ -9,7 +9,6 @@
 #ifndef C_INJECTION_SUPPORT_H
 #define C_INJECTION_SUPPORT_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -82,12 +81,6 @@ extern _Atomic(uintptr_t) injection_build_count;
 static inline uintptr_t injection_next_build_order(void) {
   return atomic_fetch_add_explicit(&injection_build_count, 1, memory_order_relaxed) + 1;
 }
-
-// MARK: - The current thread
-
-/// An identity of the current thread, for comparisons only. Inline, so that the owner check of
-/// every write through `$0` (`UpdateBuilder.isOwnedByCurrentCode`) makes no call for it.
-static inline uintptr_t injection_current_thread(void) { return (uintptr_t)pthread_self(); }
 
 // MARK: - The thread's context
 

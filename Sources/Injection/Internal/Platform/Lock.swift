@@ -1,5 +1,3 @@
-public import CInjectionSupport
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -105,9 +103,13 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
 }
 
 /// An identity of the current thread, for comparisons only.
-@inlinable
+@usableFromInline
 func currentThreadID() -> UInt {
-  injection_current_thread()
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
+  #endif
 }
 
 /// Lets other threads run before this one goes on: for a wait that lasts a few instructions on
