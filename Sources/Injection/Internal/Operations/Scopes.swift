@@ -213,58 +213,48 @@ extension InjectedValues {
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> LazyValues {
     var taken: [Node] = []
-    let head = headForBinding
+    var lazyValues = LazyValues(head: headForBinding)
     for box in ownBoxes {
       let node = box.takeUnretainedValue()
-      guard let lifecycle = LazyBox.lifecycle(of: node) else { continue }
-      if synchronously, lifecycle.hasAsynchronousTeardown {
-        Self.stopForAsynchronousTeardown(lifecycle)
-      }
-      if !lifecycle.open(seeing: head) { taken.append(node) }
+      guard let cell = LazyBox.lifecycle(of: node) else { continue }
+      if synchronously, cell.hasAsynchronousTeardown { Self.stopForAsynchronousTeardown(cell) }
+      if cell.open(seeing: lazyValues.head) { lazyValues.append(cell) } else { taken.append(node) }
     }
-    guard !taken.isEmpty else { return LazyValues(values: self, head: head) }
+    guard !taken.isEmpty else { return lazyValues }
     for node in taken {
       let (next, site) = startWrite(of: node.key)
       let box = LazyBox.lifecycle(of: node)!.redeclared(next: consume next, site: site)
       finishWrite(box)
-      _ = LazyBox.lifecycle(of: box)!.open(seeing: nil)
+      let cell = LazyBox.lifecycle(of: box)!
+      _ = cell.open(seeing: nil)
+      lazyValues.append(cell)
     }
-    let newHead = headForBinding
-    for box in ownBoxes {
-      LazyBox.lifecycle(of: box.takeUnretainedValue())?.reopen(seeing: newHead)
-    }
-    return LazyValues(values: self, head: newHead)
+    lazyValues.head = headForBinding
+    lazyValues.forEach { $0.reopen(seeing: lazyValues.head) }
+    return lazyValues
   }
 
-  static func stopForAsynchronousTeardown(_ lifecycle: any LazyLifecycle) -> Never {
+  /// Ends a scope's values built on first use: see `LazyValues.end()`.
+  @usableFromInline
+  static func endLazyValues(_ values: LazyValues) {
+    values.end()
+  }
+
+  /// The asynchronous `endLazyValues(_:)`.
+  @usableFromInline
+  static func endLazyValues(_ values: LazyValues) async {
+    await values.end()
+  }
+
+  static func stopForAsynchronousTeardown(_ cell: LazyLifecycle) -> Never {
     fatalError(
-      "Injection: \(lifecycle.declaration) has an asynchronous teardown, which a synchronous "
+      "Injection: \(cell.declaration) has an asynchronous teardown, which a synchronous "
         + "withInjectedValues cannot wait for. Pass a synchronous teardown, or call "
         + "withInjectedValues from an asynchronous function with `await`. (In top-level code, "
         + "such as main.swift, Swift picks the synchronous form even after `await`, and warns "
         + "that no async operations occur there: write the operation as `{ () async in … }`, "
         + "or move the call into an asynchronous function.)"
     )
-  }
-
-  /// Ends a scope's values built on first use, as `LazyState` describes: the teardowns,
-  /// latest-built first, while every value stays readable (builds in flight on other threads are
-  /// waited for, and a value a teardown builds is torn down in its turn); then every value closes.
-  @usableFromInline
-  static func endLazyValues(_ values: LazyValues) {
-    while let next = values.nextToTearDown() { next.tearDown() }
-    values.forEach { if $0.close() { $0.tearDown() } }
-  }
-
-  /// The asynchronous `endLazyValues(_:)`.
-  @usableFromInline
-  static func endLazyValues(_ values: LazyValues) async {
-    while let next = values.nextToTearDown() { await next.tearDown() }
-    for box in values.values.ownBoxes {
-      if let lifecycle = LazyBox.lifecycle(of: box.takeUnretainedValue()), lifecycle.close() {
-        await lifecycle.tearDown()
-      }
-    }
   }
 
   // MARK: - Re-entering a snapshot under the caller's overrides
@@ -288,29 +278,55 @@ extension InjectedValues {
   }
 }
 
-/// The values built on first use that one scope opened: the lazy boxes among the own overrides
-/// of its values.
+/// The values built on first use that one scope opened, and the chain it binds.
 @usableFromInline
 struct LazyValues {
-  let values: InjectedValues
   /// The chain the cells were opened with: the one to bind for the operation.
-  @usableFromInline let head: Node?
+  @usableFromInline var head: Node?
+  /// The cell the scope opened last; it links to the others (`LazyLifecycle.nextOpened`).
+  private var last: LazyLifecycle?
 
-  /// Calls `body` with the lifecycle of each of the scope's values built on first use.
-  func forEach(_ body: (any LazyLifecycle) -> Void) {
-    for box in values.ownBoxes {
-      if let lifecycle = LazyBox.lifecycle(of: box.takeUnretainedValue()) { body(lifecycle) }
+  init(head: Node?) {
+    self.head = head
+  }
+
+  /// Adds `cell`, which this scope has just opened.
+  mutating func append(_ cell: LazyLifecycle) {
+    cell.nextOpened = last
+    last = cell
+  }
+
+  /// Calls `body` with each cell, the one opened last first.
+  func forEach(_ body: (LazyLifecycle) -> Void) {
+    last?.forEachOpened(body)
+  }
+
+  /// Ends the cells, as `LazyState` describes: the teardowns, latest-built first, while every
+  /// value stays readable (builds in flight on other threads are waited for, and a value a
+  /// teardown builds is torn down in its turn); then every cell closes.
+  func end() {
+    while let next = nextToTearDown() { next.tearDown() }
+    forEach { if $0.close() { $0.tearDown() } }
+  }
+
+  /// The asynchronous `end()`.
+  func end() async {
+    while let next = nextToTearDown() { await next.tearDown() }
+    var cell = last
+    while let current = cell {
+      if current.close() { await current.tearDown() }
+      cell = current.nextOpened
     }
   }
 
   /// The built value whose teardown is due first, once no build is in flight: the latest built.
-  func nextToTearDown() -> (any LazyLifecycle)? {
-    var latest: (lifecycle: any LazyLifecycle, order: UInt)?
-    forEach { lifecycle in
-      if let order = lifecycle.pendingTeardownOrder(), order > latest?.order ?? 0 {
-        latest = (lifecycle, order)
+  private func nextToTearDown() -> LazyLifecycle? {
+    var latest: (cell: LazyLifecycle, order: UInt)?
+    forEach { cell in
+      if let order = cell.pendingTeardownOrder(), order > latest?.order ?? 0 {
+        latest = (cell, order)
       }
     }
-    return latest?.lifecycle
+    return latest?.cell
   }
 }

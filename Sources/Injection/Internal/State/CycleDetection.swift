@@ -32,7 +32,7 @@ enum CycleDetection {
   /// One thread's wait for a key that another thread is creating.
   ///
   /// Lock order: `stillCreating` runs under the registry's lock and may take a lazy cell's lock
-  /// (`LazyCell.isBeingBuilt`); no code takes the registry's lock while holding a cell's.
+  /// (`LazyLifecycle.isBeingBuilt`); no code takes the registry's lock while holding a cell's.
   private struct Wait {
     let key: any InjectionKey.Type
     let creatingThread: UInt

@@ -19,7 +19,7 @@ enum LazyTeardown<Value: Sendable>: Sendable {
 /// | `built` | reads return the value without the lock | `closed`, by its scope |
 /// | `closed` | its scope has ended; a read stops the program | none |
 ///
-/// A scope ends its cells in two steps (`InjectedValues.endLazyValues`): first the teardowns,
+/// A scope ends its cells in two steps (`LazyValues.end()`): first the teardowns,
 /// latest-built first, while every cell stays readable (a teardown that reads a value not built
 /// yet builds it, and a build in flight on another thread is waited for); then every cell
 /// closes. A teardown runs once: claiming it sets `tornDown`, under the lock; `close()` reports
@@ -36,97 +36,67 @@ enum LazyState: Equatable, Sendable {
   case closed
 }
 
-/// What a scope does with the values built on first use that it declared, whatever their type.
-protocol LazyLifecycle: AnyObject, Sendable {
-  /// The key the value overrides.
-  var key: any InjectionKey.Type { get }
-  /// The key and where it was declared, for messages.
-  var declaration: String { get }
-  /// Whether its teardown is asynchronous.
-  var hasAsynchronousTeardown: Bool { get }
-  /// Starts the scope that took the declaration: reads build the value, seeing `scope`. `false`
-  /// if another scope took it first.
-  func open(seeing scope: Node?) -> Bool
-  /// For a declaration this scope took, before any read: reads see `scope` instead.
-  func reopen(seeing scope: Node?)
-  /// Waits while another thread builds the value; then, if it is built and its teardown has not
-  /// been claimed, when its build ended (a number that grows with every build), else `nil`.
-  func pendingTeardownOrder() -> UInt?
-  /// Runs a synchronous teardown, unless it has run; the value must be built.
-  func tearDown()
-  /// Runs the teardown, unless it has run; the value must be built.
-  func tearDown() async
-  /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
-  /// returns whether a built value still needs its teardown.
-  func close() -> Bool
-  /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
-  func redeclared(next: Node?, site: OverrideSite) -> Node
-  /// Builds the value, or waits for it, and returns where it is stored (it stays there).
-  func build() -> UnsafeRawPointer
-  /// The value as descriptions show it.
-  var description: String { get }
-}
-
-/// A value built on first use, once per scope, and torn down when the scope ends: what
-/// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are those of `LazyState`.
+/// The part of a value built on first use that does not depend on its type: its state, its
+/// lock, every move of `LazyState`, and the steps its scope takes. `LazyCell`, its one subclass,
+/// adds what does: the factory, the teardown and the value's type.
 ///
-/// A read of a built value loads one word atomically (`builtWord`, raw memory of its own) and
-/// copies the value from raw memory (`storage`), where it was stored before the word was set:
-/// no lock. (`LazyBox` holds both pointers, so that a read needs no generic code.) Every other step takes
-/// the cell's lock (`Lock.striped`), and no user code (the factory, a teardown) runs under it.
+/// A class rather than a protocol, so that a scope keeps a list of its cells and calls their
+/// steps directly, without an existential.
 @usableFromInline
-final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
+class LazyLifecycle: @unchecked Sendable {
   // Safe: `state`, `hasValue`, `scope`, `buildOrder` and `tornDown` are read and written only
-  // under `lock`; `storage` is initialized once, under the lock, before `builtWord` is set with a
-  // release store, and read either under the lock or after an acquire load of `builtWord` that
-  // saw it set; it is never written again. The rest is immutable.
+  // under `lock`. `nextOpened` is written once, by the scope that opened the cell, before its
+  // operation runs, and read only by that scope. The value at `storage` belongs to the thread
+  // that moved the cell to `building` until it publishes it (`hasValue`, then `builtWord` with a
+  // release store); after that it is only read, under the lock or after an acquire load of
+  // `builtWord` that saw it set, and never written again. The rest is immutable.
 
   /// 1 while the value is built and its scope runs, else 0: read without the lock.
   let builtWord: UnsafeMutablePointer<UInt>
-  /// The value, once built (`hasValue`): raw memory rather than an optional stored property, so
-  /// that a read copies the value alone. Written once, before `builtWord` is set, and never
-  /// cleared, so a reader that saw `builtWord` set just before the scope closed still copies a
-  /// live value.
-  let storage: UnsafeMutablePointer<Value>
+  /// Where the value is stored, once built (`hasValue`): raw memory, in the same allocation as
+  /// `builtWord`, so that a read copies the value alone. Never cleared, so a reader that saw
+  /// `builtWord` set just before the scope closed still copies a live value.
+  let storage: UnsafeMutableRawPointer
 
   let key: any InjectionKey.Type
   let site: OverrideSite
-  let make: @Sendable () -> Value
-  let teardown: LazyTeardown<Value>
+  let hasAsynchronousTeardown: Bool
 
   private var state = LazyState.declared
-  private var hasValue = false
+  fileprivate var hasValue = false
   /// The values the factory sees: the declaring scope's, from `open` to `close`.
   private var scope: Node?
   private var buildOrder: UInt = 0
   private var tornDown = false
 
+  /// The cell that its scope opened before this one: the scope's list of cells (`LazyValues`).
+  var nextOpened: LazyLifecycle?
+
   private let lock: Lock
 
-  @usableFromInline
-  init(
+  /// A cell whose value takes `size` bytes aligned to `alignment`: made only by `LazyCell`.
+  fileprivate init(
     key: any InjectionKey.Type,
     site: OverrideSite,
-    make: @escaping @Sendable () -> Value,
-    teardown: LazyTeardown<Value>
+    hasAsynchronousTeardown: Bool,
+    size: Int,
+    alignment: Int
   ) {
     self.key = key
     self.site = site
-    self.make = make
-    self.teardown = teardown
+    self.hasAsynchronousTeardown = hasAsynchronousTeardown
     // One allocation for both: the word, then the value at the first offset aligned for it.
-    let offset = max(MemoryLayout<UInt>.stride, MemoryLayout<Value>.alignment)
+    let offset = max(MemoryLayout<UInt>.stride, alignment)
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: offset + MemoryLayout<Value>.size,
-      alignment: max(MemoryLayout<UInt>.alignment, MemoryLayout<Value>.alignment)
+      byteCount: offset + size,
+      alignment: max(MemoryLayout<UInt>.alignment, alignment)
     )
     builtWord = memory.initializeMemory(as: UInt.self, repeating: 0, count: 1)
-    storage = (memory + offset).bindMemory(to: Value.self, capacity: 1)
+    storage = memory + offset
     lock = Lock.striped(for: memory)
   }
 
   deinit {
-    if hasValue { storage.deinitialize(count: 1) }
     UnsafeMutableRawPointer(builtWord).deallocate()
   }
 
@@ -134,29 +104,36 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
-  var hasAsynchronousTeardown: Bool {
-    if case .async = teardown { return true }
-    return false
+  // MARK: - What depends on the value's type, which `LazyCell` overrides
+
+  /// Runs the factory, on the thread that moved the cell to `building`, and stores its value at
+  /// `storage`.
+  func makeValue(seeing scope: Node?) { preconditionFailure("Injection: only LazyCell is made") }
+  /// Runs the teardown on the value, which is built.
+  func runTeardown() { preconditionFailure("Injection: only LazyCell is made") }
+  /// Runs the teardown on the value, which is built, waiting for an asynchronous one.
+  func runTeardown() async { preconditionFailure("Injection: only LazyCell is made") }
+  /// The value, which is built, as descriptions show it.
+  var valueDescription: String { preconditionFailure("Injection: only LazyCell is made") }
+  /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
+  func redeclared(next: Node?, site: OverrideSite) -> Node {
+    preconditionFailure("Injection: only LazyCell is made")
   }
 
   // MARK: - Reading
 
-  func build() -> UnsafeRawPointer {
-    _ = value()
-    return UnsafeRawPointer(storage)
-  }
-
   /// What a read does next, decided under the lock.
   private enum Step {
     case build(seeing: Node?)
-    case read(Value)
+    case read
     case wait(for: UInt)
     case stop(LazyState)
   }
 
-  /// The value, built on the first read, with every step under the lock. (Reads of a built
-  /// value go through `LazyBox.value(as:)`, which takes no lock.)
-  func value() -> Value {
+  /// Builds the value on the first read, or waits for another thread's build, and returns where
+  /// it is stored (it stays there). Every step is under the lock; reads of a built value go
+  /// through `LazyBox.value(as:)`, which takes no lock.
+  func build() -> UnsafeRawPointer {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
     CycleDetection.checkThisThread(key, cell: identity)
@@ -167,18 +144,27 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
         case .open:
           state = .building(thread: thread)
           return .build(seeing: scope)
-        case .built: return .read(storage.pointee)
+        case .built: return .read
         case .building(let builder): return .wait(for: builder)
         case .closed where waited && hasValue:
           // This read waited for a build as the scope ended: the value stays until the cell is
           // freed, as for a read that found it built just before.
-          return .read(storage.pointee)
+          return .read
         case .declared, .closed: return .stop(state)
         }
       }
       switch step {
-      case .build(let scope): return build(seeing: scope)
-      case .read(let value): return value
+      case .build(let scope):
+        makeValue(seeing: scope)
+        lock.withLock {
+          hasValue = true
+          buildOrder = injection_next_build_order()
+          state = .built
+          injection_store_release(builtWord, 1)
+          lock.wakeAll()
+        }
+        return UnsafeRawPointer(storage)
+      case .read: return UnsafeRawPointer(storage)
       case .wait(let builder):
         if builder == thread { CycleDetection.stopForCycleOnThisThread(key, cell: identity) }
         waitForBuild(by: builder)
@@ -186,22 +172,6 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
       case .stop(let state): misuse(state)
       }
     }
-  }
-
-  /// Runs the factory on this thread, which moved the cell to `building`, and publishes the
-  /// value.
-  private func build(seeing scope: Node?) -> Value {
-    let cell = UInt(bitPattern: ObjectIdentifier(self))
-    let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
-    lock.withLock {
-      storage.initialize(to: made)
-      hasValue = true
-      buildOrder = injection_next_build_order()
-      state = .built
-      injection_store_release(builtWord, 1)
-      lock.wakeAll()
-    }
-    return made
   }
 
   /// Waits until `builder` has finished building the value, telling cycle detection.
@@ -263,6 +233,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 
   // MARK: - The scope's side
 
+  /// Starts the scope that took the declaration: reads build the value, seeing `scope`. `false`
+  /// if another scope took it first.
   func open(seeing scope: Node?) -> Bool {
     lock.withLock {
       guard state == .declared else { return false }
@@ -272,6 +244,13 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with this cell and each one its scope opened before it.
+  func forEachOpened(_ body: (LazyLifecycle) -> Void) {
+    body(self)
+    nextOpened?.forEachOpened(body)
+  }
+
+  /// For a declaration this scope took, before any read: reads see `scope` instead.
   func reopen(seeing scope: Node?) {
     let replaced = lock.withLock { () -> Node? in
       guard state == .open else { return nil }
@@ -281,6 +260,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     withExtendedLifetime(replaced) {}  // released outside the lock
   }
 
+  /// Waits while another thread builds the value; then, if it is built and its teardown has not
+  /// been claimed, when its build ended (a number that grows with every build), else `nil`.
   func pendingTeardownOrder() -> UInt? {
     while true {
       let (builder, order) = lock.withLock { () -> (UInt?, UInt?) in
@@ -292,33 +273,27 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     }
   }
 
-  /// Claims the teardown: the value, for the one caller that is to run it.
-  private func claimTeardown() -> Value? {
+  /// Claims the teardown, for the one caller that is to run it.
+  private func claimTeardown() -> Bool {
     lock.withLock {
-      guard !tornDown, hasValue else { return nil }
+      guard !tornDown, hasValue else { return false }
       tornDown = true
-      return storage.pointee
+      return true
     }
   }
 
+  /// Runs a synchronous teardown, unless it has run; the value must be built.
   func tearDown() {
-    guard let value = claimTeardown() else { return }
-    switch teardown {
-    case .none: break
-    case .sync(let teardown): teardown(value)
-    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
-    }
+    if claimTeardown() { runTeardown() }
   }
 
+  /// Runs the teardown, unless it has run; the value must be built.
   func tearDown() async {
-    guard let value = claimTeardown() else { return }
-    switch teardown {
-    case .none: break
-    case .sync(let teardown): teardown(value)
-    case .async(let teardown): await teardown(value)
-    }
+    if claimTeardown() { await runTeardown() }
   }
 
+  /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
+  /// returns whether a built value still needs its teardown.
   func close() -> Bool {
     while true {
       let (builder, needsTeardown, scope) = lock.withLock { () -> (UInt?, Bool, Node?) in
@@ -335,24 +310,89 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     }
   }
 
-  func redeclared(next: Node?, site: OverrideSite) -> Node {
-    let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)
-    return LazyBox(cell, key: UInt(bitPattern: ObjectIdentifier(key)), next: next, site: site)
-  }
-
   /// The value as descriptions show it.
   var description: String {
-    let (state, value) = lock.withLock { (self.state, hasValue ? storage.pointee : nil) }
-    switch state {
+    switch lock.withLock({ state }) {
     case .declared, .open: return "(lazy, not built yet)"
     case .building: return "(lazy, being built)"
-    case .built: return "\(value!)"
+    case .built: return valueDescription
     case .closed: return "(lazy, its scope has ended)"
     }
   }
 }
 
-/// One override of a key by a value built on first use: see `LazyCell`.
+/// A value built on first use, once per scope, and torn down when the scope ends: what
+/// `InjectedValues.lazy(_:_:teardown:)` declares. Its states and steps are those of
+/// `LazyLifecycle`; this class adds what depends on the value's type. A read of a built value
+/// goes through `LazyBox.value(as:)`: one atomic load and a copy, no lock.
+@usableFromInline
+final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
+  // Safe: as `LazyLifecycle`; adds only `let` properties of `Sendable` types.
+  let make: @Sendable () -> Value
+  let teardown: LazyTeardown<Value>
+
+  @usableFromInline
+  init(
+    key: any InjectionKey.Type,
+    site: OverrideSite,
+    make: @escaping @Sendable () -> Value,
+    teardown: LazyTeardown<Value>
+  ) {
+    self.make = make
+    self.teardown = teardown
+    let isAsynchronous = if case .async = teardown { true } else { false }
+    super.init(
+      key: key,
+      site: site,
+      hasAsynchronousTeardown: isAsynchronous,
+      size: MemoryLayout<Value>.size,
+      alignment: MemoryLayout<Value>.alignment
+    )
+  }
+
+  deinit {
+    if hasValue { storage.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
+  }
+
+  /// The value, built on the first read: `build()`, typed.
+  func value() -> Value {
+    build().assumingMemoryBound(to: Value.self).pointee
+  }
+
+  override func makeValue(seeing scope: Node?) {
+    let cell = UInt(bitPattern: ObjectIdentifier(self))
+    let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
+    storage.initializeMemory(as: Value.self, to: made)
+  }
+
+  override func runTeardown() {
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(storage.assumingMemoryBound(to: Value.self).pointee)
+    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
+    }
+  }
+
+  override func runTeardown() async {
+    let value = storage.assumingMemoryBound(to: Value.self).pointee
+    switch teardown {
+    case .none: break
+    case .sync(let teardown): teardown(value)
+    case .async(let teardown): await teardown(value)
+    }
+  }
+
+  override var valueDescription: String {
+    "\(storage.assumingMemoryBound(to: Value.self).pointee)"
+  }
+
+  override func redeclared(next: Node?, site: OverrideSite) -> Node {
+    let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)
+    return LazyBox(cell, key: UInt(bitPattern: ObjectIdentifier(key)), next: next, site: site)
+  }
+}
+
+/// One override of a key by a value built on first use: see `LazyLifecycle`.
 ///
 /// Not generic: a read of `Key` copies the value out of the cell's storage as a `Key.Value`,
 /// the box's value type, since a node is found only under its own key, whose value type the
@@ -360,8 +400,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 @usableFromInline
 final class LazyBox: Node, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell's two words
-  // that a read of a built value uses, which the cell guards (see `LazyCell`).
-  let lifecycle: any LazyLifecycle
+  // that a read of a built value uses, which the cell guards (see `LazyLifecycle`).
+  let lifecycle: LazyLifecycle
   let site: OverrideSite
   /// The cell's `builtWord` and `storage`.
   @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
@@ -372,7 +412,7 @@ final class LazyBox: Node, @unchecked Sendable {
     lifecycle = cell
     self.site = site
     builtWord = cell.builtWord
-    storage = UnsafeMutableRawPointer(cell.storage)
+    storage = cell.storage
     super.init(key: key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
   }
 
@@ -400,7 +440,7 @@ final class LazyBox: Node, @unchecked Sendable {
   }
 
   /// `node`'s lifecycle, if it is a box of a value built on first use.
-  static func lifecycle(of node: Node) -> (any LazyLifecycle)? {
+  static func lifecycle(of node: Node) -> LazyLifecycle? {
     node.kind == .lazyBox ? unsafeDowncast(node, to: LazyBox.self).lifecycle : nil
   }
 
