@@ -72,7 +72,8 @@ enum ScopeCases {
   }
 
   /// The scope declares a lazy value that nothing reads, so it is never built. Its own
-  /// allocations are counted over those of a plain override, so the limit is the one extra.
+  /// allocations are counted over those of a plain override: the cell, and the raw memory that
+  /// holds the value and the word that a read of the built value loads atomically.
   static var enterWithLazyValue: Benchmark {
     Benchmark(
       "scope.enter.lazy",
@@ -80,11 +81,11 @@ enum ScopeCases {
       group: Group.scopes,
       baseline: "scope.enter.1-override",
       target: .atMost(
-        1,
-        "no more than a plain override plus one allocation",
+        2,
+        "no more than a plain override plus the cell and its raw memory",
         in: .allocations
       ),
-      allocationLimit: 1
+      allocationLimit: 2
     ) { iterations in
       for _ in 0..<iterations {
         withInjectedValues {
