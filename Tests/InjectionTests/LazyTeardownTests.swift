@@ -79,6 +79,43 @@ private func endWhileBuildingSession(
   waitOnThisThread(warming)
 }
 
+/// A key of its own for each type `Tag`: how a test makes thousands of keys.
+private struct NumberedKey<Tag>: InjectionKey {
+  static var currentValue: Int { 0 }
+}
+private enum Zero<Rest> {}
+private enum One<Rest> {}
+
+/// Declares `1 << bits` values built on first use, each under a key of its own whose value is
+/// its number, in the order of their numbers, and returns a read of each, by number.
+private func declareNumbered<Tag>(
+  _: Tag.Type,
+  bits: Int,
+  number: Int = 0,
+  into values: inout InjectedValues,
+  teardown: @escaping @Sendable (Int) -> Void
+) -> [@Sendable () -> Int] {
+  guard bits > 0 else {
+    values.writeLazy(NumberedKey<Tag>.self, { number }, teardown: .sync(teardown))
+    return [{ InjectedValues[NumberedKey<Tag>.self] }]
+  }
+  let zeros = declareNumbered(
+    Zero<Tag>.self,
+    bits: bits - 1,
+    number: number * 2,
+    into: &values,
+    teardown: teardown
+  )
+  let ones = declareNumbered(
+    One<Tag>.self,
+    bits: bits - 1,
+    number: number * 2 + 1,
+    into: &values,
+    teardown: teardown
+  )
+  return zeros + ones
+}
+
 @Suite("What teardowns of values built once per scope read")
 struct LazyTeardownTests {
   @Test("A teardown reads the value it tears down, in a synchronous scope")
@@ -259,6 +296,38 @@ struct LazyTeardownTests {
     }
     await endWhileBuildingSession(asynchronously: asynchronously, update: update, started: started)
     #expect(log.withLock { $0 } == ["torn down, reads itself: true"])
+  }
+
+  @Test("A scope closes its values in the order it opened them: the latest declared first")
+  func closeOrder() {
+    var values = InjectedValues(head: nil)
+    let reads = declareNumbered(Void.self, bits: 2, into: &values) { _ in }
+    let lazyValues = values.openLazyValues(synchronously: true)
+    var order: [Int] = []
+    lazyValues.forEach { cell in
+      order.append(cell.build().load(as: Int.self))
+    }
+    lazyValues.end()
+    #expect(reads.count == 4)
+    #expect(order == [3, 2, 1, 0])
+  }
+
+  @Test("A scope with thousands of values ends them on a thread with a small stack")
+  func thousandsOfValuesOnASmallStack() {
+    let log = Locked<[Int]>([])
+    var values = InjectedValues(head: nil)
+    let reads = declareNumbered(Void.self, bits: 13, into: &values) { number in
+      log.withLock { $0.append(number) }
+    }
+    let declared = UncheckedSendable(values)
+    let thread = startThread(stackBytes: 128 * 1024) {
+      InjectedValues.withLazyValues(declared.value) {
+        for number in [0, 4_096, 8_191] { _ = reads[number]() }
+      }
+    }
+    joinOnThisThread([thread])
+    #expect(reads.count == 8_192)
+    #expect(log.withLock { $0 } == [8_191, 4_096, 0], "the built values, latest-built first")
   }
 
   #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)

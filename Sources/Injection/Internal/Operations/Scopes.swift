@@ -213,25 +213,26 @@ extension InjectedValues {
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> LazyValues {
     var taken: [Node] = []
-    var lazyValues = LazyValues(head: headForBinding)
+    var cells = LazyValues.Cells()
+    let head = headForBinding
     for box in ownBoxes {
       let node = box.takeUnretainedValue()
       guard let cell = LazyBox.lifecycle(of: node) else { continue }
       if synchronously, cell.hasAsynchronousTeardown { Self.stopForAsynchronousTeardown(cell) }
-      if cell.open(seeing: lazyValues.head) { lazyValues.append(cell) } else { taken.append(node) }
+      if cell.open(seeing: head) { cells.append(cell) } else { taken.append(node) }
     }
-    guard !taken.isEmpty else { return lazyValues }
+    guard !taken.isEmpty else { return LazyValues(head: head, first: cells.first) }
     for node in taken {
       let (next, site) = startWrite(of: node.key)
       let box = LazyBox.lifecycle(of: node)!.redeclared(next: consume next, site: site)
       finishWrite(box)
       let cell = LazyBox.lifecycle(of: box)!
       _ = cell.open(seeing: nil)
-      lazyValues.append(cell)
+      cells.append(cell)
     }
-    lazyValues.head = headForBinding
-    lazyValues.forEach { $0.reopen(seeing: lazyValues.head) }
-    return lazyValues
+    let newHead = headForBinding
+    cells.first?.forEachInScope { $0.reopen(seeing: newHead) }
+    return LazyValues(head: newHead, first: cells.first)
   }
 
   /// Ends a scope's values built on first use: see `LazyValues.end()`.
@@ -282,28 +283,32 @@ extension InjectedValues {
 @usableFromInline
 struct LazyValues {
   /// The chain the cells were opened with: the one to bind for the operation.
-  @usableFromInline var head: Node?
-  /// The cell the scope opened last; it links to the others (`LazyLifecycle.nextOpened`).
-  private var last: LazyLifecycle?
+  @usableFromInline let head: Node?
+  /// The cell the scope opened first; it links to the others, in the order the scope opened
+  /// them (`LazyLifecycle.nextOpened`).
+  let first: LazyLifecycle?
 
-  init(head: Node?) {
-    self.head = head
+  /// The list a scope builds as it opens its cells.
+  struct Cells {
+    private(set) var first: LazyLifecycle?
+    private var last: LazyLifecycle?
+
+    /// Adds `cell` at the end.
+    mutating func append(_ cell: LazyLifecycle) {
+      if let last { last.nextOpened = cell } else { first = cell }
+      last = cell
+    }
   }
 
-  /// Adds `cell`, which this scope has just opened.
-  mutating func append(_ cell: LazyLifecycle) {
-    cell.nextOpened = last
-    last = cell
-  }
-
-  /// Calls `body` with each cell, the one opened last first.
+  /// Calls `body` with each cell, in the order the scope opened them.
   func forEach(_ body: (LazyLifecycle) -> Void) {
-    last?.forEachOpened(body)
+    first?.forEachInScope(body)
   }
 
   /// Ends the cells, as `LazyState` describes: the teardowns, latest-built first, while every
   /// value stays readable (builds in flight on other threads are waited for, and a value a
-  /// teardown builds is torn down in its turn); then every cell closes.
+  /// teardown builds is torn down in its turn); then every cell closes, in the order the scope
+  /// opened them.
   func end() {
     while let next = nextToTearDown() { next.tearDown() }
     forEach { if $0.close() { $0.tearDown() } }
@@ -312,7 +317,7 @@ struct LazyValues {
   /// The asynchronous `end()`.
   func end() async {
     while let next = nextToTearDown() { await next.tearDown() }
-    var cell = last
+    var cell = first
     while let current = cell {
       if current.close() { await current.tearDown() }
       cell = current.nextOpened

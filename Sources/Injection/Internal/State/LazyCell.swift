@@ -14,7 +14,7 @@ enum LazyTeardown<Value: Sendable>: Sendable {
 /// | state | what it means | next, and who moves it |
 /// | --- | --- | --- |
 /// | `declared` | `lazy` declared it; no scope owns it | `open`, by the scope that starts it |
-/// | `open` | its scope runs; nothing built yet | `building`, by the first reader |
+/// | `open` | its scope runs; nothing built yet | `building`, by the first reader; `closed`, by its scope |
 /// | `building` | one thread runs the factory, without the lock; other readers wait | `built`, by that thread |
 /// | `built` | reads return the value without the lock | `closed`, by its scope |
 /// | `closed` | its scope has ended; a read stops the program | none |
@@ -45,11 +45,12 @@ enum LazyState: Equatable, Sendable {
 @usableFromInline
 class LazyLifecycle: @unchecked Sendable {
   // Safe: `state`, `hasValue`, `scope`, `buildOrder` and `tornDown` are read and written only
-  // under `lock`. `nextOpened` is written once, by the scope that opened the cell, before its
-  // operation runs, and read only by that scope. The value at `storage` belongs to the thread
-  // that moved the cell to `building` until it publishes it (`hasValue`, then `builtWord` with a
-  // release store); after that it is only read, under the lock or after an acquire load of
-  // `builtWord` that saw it set, and never written again. The rest is immutable.
+  // under `lock` (and by the deinitializers, when nothing else refers to the cell). `nextOpened`
+  // is written once, by the scope that opened the cell, before its operation runs, and read only
+  // by that scope. The value at `storage` belongs to the thread that moved the cell to `building`
+  // until it publishes it (`hasValue`, then `builtWord` with a release store); after that it is
+  // read only by code that saw it built, under the lock or through an acquire load of
+  // `builtWord`, and destroyed only by `LazyCell`'s deinitializer. The rest is immutable.
 
   /// 1 while the value is built and its scope runs, else 0: read without the lock.
   let builtWord: UnsafeMutablePointer<UInt>
@@ -69,7 +70,7 @@ class LazyLifecycle: @unchecked Sendable {
   private var buildOrder: UInt = 0
   private var tornDown = false
 
-  /// The cell that its scope opened before this one: the scope's list of cells (`LazyValues`).
+  /// The cell that its scope opened after this one: the scope's list of cells (`LazyValues`).
   var nextOpened: LazyLifecycle?
 
   private let lock: Lock
@@ -108,16 +109,24 @@ class LazyLifecycle: @unchecked Sendable {
 
   /// Runs the factory, on the thread that moved the cell to `building`, and stores its value at
   /// `storage`.
-  func makeValue(seeing scope: Node?) { preconditionFailure("Injection: only LazyCell is made") }
+  func makeValue(seeing scope: Node?) {
+    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
+  }
   /// Runs the teardown on the value, which is built.
-  func runTeardown() { preconditionFailure("Injection: only LazyCell is made") }
+  func runTeardown() {
+    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
+  }
   /// Runs the teardown on the value, which is built, waiting for an asynchronous one.
-  func runTeardown() async { preconditionFailure("Injection: only LazyCell is made") }
+  func runTeardown() async {
+    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
+  }
   /// The value, which is built, as descriptions show it.
-  var valueDescription: String { preconditionFailure("Injection: only LazyCell is made") }
+  var valueDescription: String {
+    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
+  }
   /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
   func redeclared(next: Node?, site: OverrideSite) -> Node {
-    preconditionFailure("Injection: only LazyCell is made")
+    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
   }
 
   // MARK: - Reading
@@ -131,8 +140,9 @@ class LazyLifecycle: @unchecked Sendable {
   }
 
   /// Builds the value on the first read, or waits for another thread's build, and returns where
-  /// it is stored (it stays there). Every step is under the lock; reads of a built value go
-  /// through `LazyBox.value(as:)`, which takes no lock.
+  /// it is stored (it stays there). Every decision is made under the lock; the factory runs, and
+  /// its value is stored, without it. Reads of a built value go through `LazyBox.value(as:)`,
+  /// which takes no lock.
   func build() -> UnsafeRawPointer {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
@@ -244,10 +254,15 @@ class LazyLifecycle: @unchecked Sendable {
     }
   }
 
-  /// Calls `body` with this cell and each one its scope opened before it.
-  func forEachOpened(_ body: (LazyLifecycle) -> Void) {
+  /// Calls `body` with this cell, the first its scope opened, and then with the others, in the
+  /// order the scope opened them.
+  func forEachInScope(_ body: (LazyLifecycle) -> Void) {
     body(self)
-    nextOpened?.forEachOpened(body)
+    var cell = nextOpened
+    while let current = cell {
+      body(current)
+      cell = current.nextOpened
+    }
   }
 
   /// For a declaration this scope took, before any read: reads see `scope` instead.
@@ -354,7 +369,7 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
     if hasValue { storage.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
   }
 
-  /// The value, built on the first read: `build()`, typed.
+  /// The value, built on the first read: `build()`, typed, for tests that drive a cell directly.
   func value() -> Value {
     build().assumingMemoryBound(to: Value.self).pointee
   }
@@ -374,11 +389,10 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
   }
 
   override func runTeardown() async {
-    let value = storage.assumingMemoryBound(to: Value.self).pointee
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(value)
-    case .async(let teardown): await teardown(value)
+    case .sync(let teardown): teardown(storage.assumingMemoryBound(to: Value.self).pointee)
+    case .async(let teardown): await teardown(storage.assumingMemoryBound(to: Value.self).pointee)
     }
   }
 
@@ -399,8 +413,8 @@ final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
 /// declaration checked. A scope reaches the cell through `lifecycle`.
 @usableFromInline
 final class LazyBox: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the cell's two words
-  // that a read of a built value uses, which the cell guards (see `LazyLifecycle`).
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the two pointers into
+  // the cell's raw memory that a read of a built value uses, whose rules `LazyLifecycle` states.
   let lifecycle: LazyLifecycle
   let site: OverrideSite
   /// The cell's `builtWord` and `storage`.
