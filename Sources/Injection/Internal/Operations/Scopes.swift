@@ -171,7 +171,7 @@ extension InjectedValues {
     var values = values
     let lazyValues = values.openLazyValues(synchronously: true)
     return try withHead(lazyValues.head) { () throws(Failure) -> Result in
-      defer { endLazyValues(lazyValues) }
+      defer { lazyValues.end() }
       return try operation()
     }
   }
@@ -195,7 +195,7 @@ extension InjectedValues {
         } catch {
           result = .failure(error)
         }
-        await endLazyValues(lazyValues)
+        await lazyValues.end()
         return result
       },
       isolation: isolation
@@ -233,18 +233,6 @@ extension InjectedValues {
     let newHead = headForBinding
     cells.first?.forEachInScope { $0.reopen(seeing: newHead) }
     return LazyValues(head: newHead, first: cells.first)
-  }
-
-  /// Ends a scope's values built on first use: see `LazyValues.end()`.
-  @usableFromInline
-  static func endLazyValues(_ values: LazyValues) {
-    values.end()
-  }
-
-  /// The asynchronous `endLazyValues(_:)`.
-  @usableFromInline
-  static func endLazyValues(_ values: LazyValues) async {
-    await values.end()
   }
 
   static func stopForAsynchronousTeardown(_ cell: LazyLifecycle) -> Never {
@@ -309,12 +297,14 @@ struct LazyValues {
   /// value stays readable (builds in flight on other threads are waited for, and a value a
   /// teardown builds is torn down in its turn); then every cell closes, in the order the scope
   /// opened them.
+  @usableFromInline
   func end() {
     while let next = nextToTearDown() { next.tearDown() }
     forEach { if $0.close() { $0.tearDown() } }
   }
 
   /// The asynchronous `end()`.
+  @usableFromInline
   func end() async {
     while let next = nextToTearDown() { await next.tearDown() }
     var cell = first
