@@ -22,7 +22,7 @@ extension InjectedValues {
   /// ``resetAllGlobals()`` for those). In strict mode (a test's `.strictInjection`), the
   /// current observer stays in effect, so reads that fall back are still reported.
   public static var empty: InjectedValues {
-    guard let observer = resolvedHead?.observer else { return InjectedValues() }
+    guard let observer = _visibleHead?.observer else { return InjectedValues() }
     return InjectedValues(head: ObserverNode(observer, next: nil))
   }
 }

@@ -33,9 +33,11 @@
 /// overrides only: global values and defaults are looked up when a key is read, so a global
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
-  /// The innermost override; it links to the others. See `Node` for the layout. Inside an
-  /// update closure, `$0`'s head is the closure's `UpdateBuilder`.
+  /// The innermost override; it links to the others. See `Node` for the layout.
   @usableFromInline var head: Node?
+  /// In `$0` and its copies, the update closure's builder, whose values they are; `head` is then
+  /// unused.
+  @usableFromInline var builder: UpdateBuilder?
   /// Where writes to this value are recorded as set, and the layer of the nodes they add (see
   /// `OverrideSite.layer`): a write replaces a node of the same layer at the top of the chain
   /// instead of hiding it. `nil` until the first write to a snapshot, which then takes the
@@ -48,8 +50,16 @@ public struct InjectedValues: Sendable {
   @inlinable
   init(head: Node?) {
     self.head = head
+    self.builder = nil
     self.site = nil
     self.ownsLazyValues = false
+  }
+
+  /// `$0`, or a copy of it: the values that `builder` builds.
+  @inlinable
+  init(builder: UpdateBuilder) {
+    self.init(head: nil)
+    self.builder = builder
   }
 
   // Internal on purpose: values come from `current`, so every value a user holds is a real
@@ -57,6 +67,13 @@ public struct InjectedValues: Sendable {
   @inlinable
   init() {
     self.init(head: nil)
+  }
+
+  /// The chain these values show to the code running now.
+  @inlinable
+  var chain: Node? {
+    if let builder { return builder.chain }
+    return head
   }
 
   // MARK: - Reading and writing one key
@@ -81,6 +98,7 @@ public struct InjectedValues: Sendable {
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
+      let head = chain
       if let box = Node.find(Self._key(Key.self), from: head) {
         return Self.overrideValue(of: box, as: Key.self)
       }
@@ -90,11 +108,9 @@ public struct InjectedValues: Sendable {
       return Self.sharedValue(Key.self)
     }
     set {
-      if head?.kind == .builder {
-        return writeThroughBuilder(consume newValue, for: Key.self)
-      }
+      if let builder { return writeThroughBuilder(newValue, for: Key.self, builder: builder) }
       let (next, site) = startWrite(of: Self._key(Key.self))
-      finishWrite(Box<Key>(consume newValue, next: consume next, site: site))
+      finishWrite(Box<Key>(newValue, next: next, site: site))
     }
   }
 
@@ -124,7 +140,12 @@ public struct InjectedValues: Sendable {
   /// - Returns: The dependency's value.
   @inlinable
   public static subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    get { InjectedValues(head: _visibleHead)[Key.self] }
+    get {
+      #if DEBUG
+        noteSeedRead(of: Key.self)
+      #endif
+      return InjectedValues(head: _visibleHead)[Key.self]
+    }
     set { setFromType(newValue, for: Key.self) }
   }
 
@@ -147,7 +168,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
-    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
+    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
     set { setGlobal(newValue, through: keyPath) }
     _modify {
       var value = globalValue { InjectedValues()[keyPath: keyPath] }
@@ -172,7 +193,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
-    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
+    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
   }
 
   // MARK: - Snapshots
@@ -195,8 +216,8 @@ public struct InjectedValues: Sendable {
   /// key is read. Inside an update closure, `current` is a copy of `$0`: it refers to the values
   /// being built (see "Update closures" in the rules).
   public static var current: InjectedValues {
-    if let builder = runningBuilder { return InjectedValues(head: builder) }
-    return InjectedValues(head: resolvedHead)
+    if let builder = runningBuilder { return InjectedValues(builder: builder) }
+    return InjectedValues(head: _visibleHead)
   }
 
   // MARK: - Removing global values

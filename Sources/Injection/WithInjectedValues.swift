@@ -42,9 +42,10 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) throws(Failure) -> Result {
-  var values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  defer { withExtendedLifetime(values) {} }  // copies of `$0` see them while the scope runs
   if values.ownsLazyValues { return try InjectedValues.withLazyValues(values, operation) }
-  return try InjectedValues.withHead(values.takeHeadForBinding(), operation)
+  return try InjectedValues.withHead(values.headForBinding, operation)
 }
 
 /// Runs the asynchronous `operation` with the dependencies that `update` overrides, in the
@@ -82,15 +83,12 @@ public func withInjectedValues<Result, Failure: Error>(
   fileID: StaticString = #fileID,
   line: UInt = #line
 ) async throws(Failure) -> Result {
-  var values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  let values = try InjectedValues.updating(fileID: fileID, line: line, with: update)
+  defer { withExtendedLifetime(values) {} }  // copies of `$0` see them while the scope runs
   if values.ownsLazyValues {
     return try await InjectedValues.withLazyValues(values, operation, isolation: isolation)
   }
-  return try await InjectedValues.withHead(
-    values.takeHeadForBinding(),
-    operation,
-    isolation: isolation
-  )
+  return try await InjectedValues.withHead(values.headForBinding, operation, isolation: isolation)
 }
 
 // MARK: - Re-entering a snapshot

@@ -9,9 +9,11 @@ private struct CellLabelKey: InjectionKey {
 
 private let site = OverrideSite(.scope, depth: 1, fileID: #fileID, line: #line)
 
-/// A cell whose factory counts its runs and, if `gate` is given, waits for it first.
+/// A cell whose factory counts its runs and, if `gate` is given, waits for it first, and whose
+/// teardown counts its runs in `teardowns`.
 private func countingCell(
   builds: AtomicCounter,
+  teardowns: AtomicCounter = AtomicCounter(),
   started: DispatchSemaphore? = nil,
   gate: DispatchSemaphore? = nil
 ) -> LazyCell<Int> {
@@ -24,7 +26,7 @@ private func countingCell(
       builds.increment()
       return 42
     },
-    teardown: .none
+    teardown: .sync { _ in teardowns.increment() }
   )
 }
 
@@ -34,17 +36,19 @@ struct LazyCellTests {
   @Test("One scope opens a declaration; the value is built once and closed once")
   func openBuildClose() {
     let builds = AtomicCounter()
-    let cell = countingCell(builds: builds)
-    #expect(cell.pendingTeardownOrder() == nil, "declared: nothing to tear down")
-    #expect(cell.open(seeing: nil))
-    #expect(!cell.open(seeing: nil), "a second scope cannot take the same declaration")
-    #expect(cell.value() == 42)
-    #expect(cell.value() == 42)
-    #expect(builds.value == 1)
-    #expect(cell.pendingTeardownOrder() != nil, "built: its teardown is due")
+    let teardowns = AtomicCounter()
+    let cell = countingCell(builds: builds, teardowns: teardowns)
     cell.tearDown()
-    #expect(cell.pendingTeardownOrder() == nil, "torn down once")
-    #expect(cell.value() == 42, "still readable after its teardown, until it closes")
+    #expect(teardowns.value == 0, "declared: nothing to tear down")
+    #expect(cell.open(seeing: nil, in: LazyScope()))
+    #expect(!cell.open(seeing: nil, in: LazyScope()), "a second scope cannot take it")
+    #expect(cell.read() == 42)
+    #expect(cell.read() == 42)
+    #expect(builds.value == 1)
+    cell.tearDown()
+    cell.tearDown()
+    #expect(teardowns.value == 1, "built: torn down once")
+    #expect(cell.read() == 42, "still readable after its teardown, until it closes")
     #expect(!cell.close(), "its teardown has run")
     #expect(!cell.close(), "a second close has nothing to do")
   }
@@ -52,9 +56,28 @@ struct LazyCellTests {
   @Test("A value built but not torn down when it closes is reported for its teardown")
   func closeReportsAPendingTeardown() {
     let cell = countingCell(builds: AtomicCounter())
-    #expect(cell.open(seeing: nil))
-    _ = cell.value()
+    #expect(cell.open(seeing: nil, in: LazyScope()))
+    _ = cell.read()
     #expect(cell.close())
+  }
+
+  @Test("A scope tears its values down latest-built first, each once, then closes them")
+  func scopeEndsLatestBuiltFirst() {
+    let scope = LazyScope()
+    let order = Locked<[Int]>([])
+    let cells = (0..<3).map { number in
+      LazyCell<Int>(
+        key: CellLabelKey.self,
+        site: site,
+        make: { number },
+        teardown: .sync { value in order.withLock { $0.append(value) } }
+      )
+    }
+    for cell in cells { #expect(scope.open(cell, seeing: nil)) }
+    for number in [1, 0, 2] { _ = cells[number].read() }
+    scope.end()
+    #expect(order.withLock { $0 } == [2, 0, 1])
+    #expect(cells.allSatisfy { !$0.close() }, "every cell closed, nothing left to tear down")
   }
 
   @Test("Readers on other threads wait for one build and get its value")
@@ -64,17 +87,17 @@ struct LazyCellTests {
       let started = DispatchSemaphore(value: 0)
       let gate = DispatchSemaphore(value: 0)
       let cell = UncheckedSendable(countingCell(builds: builds, started: started, gate: gate))
-      #expect(cell.value.open(seeing: nil))
+      #expect(cell.value.open(seeing: nil, in: LazyScope()))
       let results = Locked<[Int]>([])
       let group = DispatchGroup()
       DispatchQueue.global().async(group: group) {
-        let value = cell.value.value()
+        let value = cell.value.read()
         results.withLock { $0.append(value) }
       }
       started.wait()  // the first reader is building
       for _ in 0..<3 {
         DispatchQueue.global().async(group: group) {
-          let value = cell.value.value()
+          let value = cell.value.read()
           results.withLock { $0.append(value) }
         }
       }
@@ -91,10 +114,10 @@ struct LazyCellTests {
     let started = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
     let cell = UncheckedSendable(countingCell(builds: builds, started: started, gate: gate))
-    #expect(cell.value.open(seeing: nil))
+    #expect(cell.value.open(seeing: nil, in: LazyScope()))
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      _ = cell.value.value()
+      _ = cell.value.read()
       done.signal()
     }
     started.wait()

@@ -302,12 +302,12 @@ struct LazyTeardownTests {
   func closeOrder() {
     var values = InjectedValues(head: nil)
     let reads = declareNumbered(Void.self, bits: 2, into: &values) { _ in }
-    let lazyValues = values.openLazyValues(synchronously: true)
+    let (_, scope) = values.openLazyValues(synchronously: true)
     var order: [Int] = []
-    lazyValues.forEach { cell in
-      order.append(cell.build().load(as: Int.self))
+    for cell in scope.cells {
+      order.append((cell as! LazyCell<Int>).read())
     }
-    lazyValues.end()
+    scope.end()
     #expect(reads.count == 4)
     #expect(order == [3, 2, 1, 0])
   }

@@ -284,13 +284,16 @@ struct WithInjectedValuesTests {
       kept = copy
     } operation: {
       #expect(InjectedValues[\.instanceOther] == "written through a copy")
+      // While the scope runs, a copy sees the values the closure built.
+      #expect(kept?.instanceStyled == "written after the copy")
+      var detached = kept!
+      detached.instanceStyled = "changed later"
+      #expect(kept?.instanceStyled == "written after the copy", "a later write makes its own copy")
+      #expect(detached.instanceOther == "written through a copy")
     }
-    // After the closure, a copy holds the values it built.
-    #expect(kept?.instanceStyled == "written after the copy")
+    // Once no scope or snapshot holds the values built, a copy sees the values around the closure.
+    #expect(kept?.instanceStyled == "default")
     #expect(InjectedValues[\.instanceStyled] == "default")
-    var detached = kept!
-    detached.instanceStyled = "changed later"
-    #expect(kept?.instanceStyled == "written after the copy", "a later write makes its own copy")
   }
 
   @Test("A write through an outer update closure's $0 lands in that closure's scope")

@@ -51,7 +51,7 @@ struct OverrideSite: Sendable {
   }
 
   /// The site of writes to a snapshot whose chain starts at `head`.
-  @usableFromInline @inline(never)  // the first write to a snapshot only: kept out of line
+  @usableFromInline
   static func snapshot(over head: Node?) -> OverrideSite {
     OverrideSite(snapshotAt: head?.depth ?? 0)
   }
@@ -66,18 +66,13 @@ struct OverrideSite: Sendable {
 }
 
 /// One override of `Key` by a value.
-///
-/// A read knows `Key` statically: it reaches the value with an `unsafeDowncast` from the node
-/// that `Node.find` returns, not with a dynamic cast. The downcast cannot fail, because a node is
-/// found only under its own key, and the only nodes stored under a key are boxes of that key: a
-/// `Box<Key>`, or a `LazyBox` of a `Key.Value` if `kind` says so.
 @usableFromInline
 final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types.
   @usableFromInline let value: Key.Value
   @usableFromInline let site: OverrideSite
 
-  @inlinable @inline(__always)
+  @inlinable
   init(_ value: Key.Value, next: Node?, site: OverrideSite) {
     self.value = value
     self.site = site
@@ -92,10 +87,6 @@ final class Box<Key: InjectionKey>: Node, @unchecked Sendable {
 
   override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
     Box(value, next: next, site: site ?? self.site)
-  }
-
-  override func collect(into table: inout KeyTable) {
-    table.insertIfAbsent(self, for: key)
   }
 
   override var overrideKey: (any InjectionKey.Type)? { Key.self }

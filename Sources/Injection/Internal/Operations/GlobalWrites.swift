@@ -1,5 +1,3 @@
-import CInjectionSupport
-
 // Writes to the global values: through an accessor, by type outside an update closure, and
 // removing them.
 
@@ -20,26 +18,23 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    let builder = UpdateBuilder.make(starting: InjectedValues(globalWrites: ()), synchronous: true)
-    var values = InjectedValues(head: builder)
-    let frame = ContextFrame(.update, head: builder, task: ContextFrame.currentTask)
+    var builder = UpdateBuilder(starting: InjectedValues(globalWrites: ()), synchronous: true)
+    var values = InjectedValues(builder: builder)
+    let frame = ContextFrame(.update, builder: builder, task: ContextFrame.currentTask)
     ContextFrame.with(frame) { values[keyPath: keyPath] = value }
-    let scratch = finishUpdate(builder, final: &values)
-    withExtendedLifetime(scratch) {  // its chain keeps the boxes, walked unretained, alive
-      for box in scratch.ownBoxes.reversed() {
-        let box = box.takeUnretainedValue()
-        guard let key = box.overrideKey else { continue }
-        if box.kind == .lazyBox {
-          fatalError(
-            "Injection: the setter behind \(keyPath) declares \(key) with lazy(_:_:), but it was "
-              + "called to set a global value, which is not built once per scope. Declare it in "
-              + "the update closure of withInjectedValues or of a test trait instead."
-          )
-        }
-        // A box of its own, linked to nothing: a box that the setter wrote before would otherwise
-        // keep, through this one, a value that a later write replaces.
-        publishGlobal(box.next == nil ? box : box.relinked(to: nil), of: key)
+    let written = finishUpdate(&builder, final: &values)
+    for box in written.ownBoxes.reversed() {
+      guard let key = box.overrideKey else { continue }
+      if box is LazyBox {
+        fatalError(
+          "Injection: the setter behind \(keyPath) declares \(key) with lazy(_:_:), but it was "
+            + "called to set a global value, which is not built once per scope. Declare it in "
+            + "the update closure of withInjectedValues or of a test trait instead."
+        )
       }
+      // A box of its own, linked to nothing: a box that the setter wrote before would otherwise
+      // keep, through this one, a value that a later write replaces.
+      publishGlobal(box.next == nil ? box : box.relinked(to: nil), of: key)
     }
   }
 

@@ -16,9 +16,7 @@ extension InjectedValues {
   /// The key that `lazy` overrides: the first key that the getter behind `keyPath` reads, whose
   /// value type must be the accessor's.
   ///
-  /// Inlinable, so that the probe is compiled where `lazy` is called, with its literal key path:
-  /// the optimizer then calls the accessor's getter directly instead of applying the key path.
-  @inlinable @inline(__always)
+  @inlinable
   static func keyOverriddenLazily<Value>(
     by keyPath: WritableKeyPath<InjectedValues, Value>
   ) -> any InjectionKey.Type {
@@ -52,18 +50,14 @@ extension InjectedValues {
   /// Runs the getter behind `keyPath` once, on values whose chain is a `ProbeNode`, with a
   /// `probe` frame pushed that gives seed-style getters (`Self[Key.self]`) the same chain and
   /// leads the reads that reach the node to `probe`.
-  @inlinable @inline(__always)
+  @inlinable
   static func probing<Value>(
     _ keyPath: KeyPath<InjectedValues, Value>,
     with probe: inout KeyProbe
   ) {
     let node = ProbeNode.shared
     withUnsafeMutablePointer(to: &probe) { probe in
-      let frame = ContextFrame(
-        .probe,
-        owner: UInt(bitPattern: probe),
-        head: node
-      )
+      let frame = ContextFrame(.probe, owner: UInt(bitPattern: probe), chain: node)
       ContextFrame.with(frame) { _ = InjectedValues(head: node)[keyPath: keyPath] }
     }
   }

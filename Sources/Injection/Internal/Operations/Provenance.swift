@@ -4,7 +4,7 @@ extension InjectedValues {
   /// Where these values get the dependency that `key` names: see `source(of:)`.
   func source(ofKey key: any InjectionKey.Type) -> InjectionSource {
     let id = UInt(bitPattern: ObjectIdentifier(key))
-    if let box = Node.find(id, from: head)?.takeUnretainedValue() {
+    if let box = Node.find(id, from: chain)?.takeUnretainedValue() {
       return box.overrideDescription!.site.source
     }
     return GlobalValues.box(for: id) == nil ? .defaultValue : .global
@@ -12,7 +12,7 @@ extension InjectedValues {
 
   /// The overrides visible in these values, innermost first.
   var visibleOverrides: [(key: any InjectionKey.Type, value: String, site: OverrideSite)] {
-    guard let head else { return [] }
+    guard let head = chain else { return [] }
     let boxes = IndexNode(indexing: head).boxes
     return boxes.map { box in
       let (value, site) = box.overrideDescription!

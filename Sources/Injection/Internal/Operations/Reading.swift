@@ -4,18 +4,22 @@ public import CInjectionSupport
 // override's value, else the global value, else the default.
 
 extension InjectedValues {
-  /// The value of the box of `Key` that `Node.find` returned.
-  @inlinable @inline(__always)
+  /// The value of the box of `Key` that `Node.find` returned: a `Box<Key>`, or a `LazyBox`
+  /// whose cell holds a `Key.Value`, since a box is found only under its own key.
+  @inlinable
   static func overrideValue<Key: InjectionKey>(
-    of box: Unmanaged<Node>,
+    of node: Unmanaged<Node>,
     as key: Key.Type
   ) -> Key.Value {
-    box._withUnsafeGuaranteedRef { node in
-      if node.kind == .lazyBox {
-        return unsafeDowncast(node, to: LazyBox.self).value(as: Key.Value.self)
-      }
-      return unsafeDowncast(node, to: Box<Key>.self).value
-    }
+    let node = node.takeUnretainedValue()
+    if let box = node as? Box<Key> { return box.value }
+    return lazyValue(of: node, as: Key.Value.self)
+  }
+
+  /// The value of `node`, a `LazyBox` of a `Value`, built on the first read.
+  @usableFromInline
+  static func lazyValue<Value: Sendable>(of node: Node, as type: Value.Type) -> Value {
+    (node as! LazyBox).value(as: Value.self)
   }
 
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
@@ -26,10 +30,10 @@ extension InjectedValues {
     return defaultValue(of: Key.self)
   }
 
-  /// `sharedValue(_:)` once some key has a global value (`table` is the current table): out of
-  /// line, so that reads of defaults stay short while no key is set globally. The global value
-  /// is copied out in a read section, without retaining its box (see `GlobalCell`).
-  @inlinable @inline(never)
+  /// `sharedValue(_:)` once some key has a global value (`table` is the current table). The
+  /// global value is copied out in a read section, without retaining its box (see
+  /// `GlobalValues`).
+  @inlinable
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
     if let (box, section) = GlobalValues.beginReading(_key(Key.self), in: table) {
       let value = box._withUnsafeGuaranteedRef {
@@ -41,16 +45,16 @@ extension InjectedValues {
     return defaultValue(of: Key.self)
   }
 
-  /// `Key.currentValue`, created as `creatingDefault(of:_:)` says: out of line, so that a read
-  /// stays short enough to be inlined where it is made.
-  @inlinable @inline(never)
+  /// `Key.currentValue`, created as `creatingDefault(of:_:)` says.
+  @inlinable
   static func defaultValue<Key: InjectionKey>(of key: Key.Type) -> Key.Value {
     creatingDefault(of: Key.self) { Key.currentValue }
   }
 
   /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
   /// other defaults, after checking that this thread is not creating `key` already (see
-  /// `CycleDetection`).
+  /// `CycleDetection`). Swift creates the default itself: a `static let` once, even when many
+  /// threads read it at once.
   ///
   /// A default is created outside every scope: whichever scope reads it first, it sees only
   /// global values and other defaults.
@@ -59,24 +63,15 @@ extension InjectedValues {
     of key: any InjectionKey.Type,
     _ body: () -> Result
   ) -> Result {
-    #if DEBUG
-      CycleDetection.checkThisThread(key, cell: 0)
-      return CycleDetection.creatingDefault(of: key) {
-        ContextFrame.reading(nil, creating: key, body)
-      }
-    #else
-      // Outside every frame, the usual case of a read, no key can be being created here.
-      if ContextFrame.top != nil { CycleDetection.checkThisThread(key, cell: 0) }
-      return ContextFrame.reading(nil, creating: key, body)
-    #endif
+    // Outside every frame, the usual case of a read, no key can be being created here.
+    if ContextFrame.top != nil { CycleDetection.checkThisThread(key, cell: 0) }
+    return ContextFrame.reading(nil, creating: key, body)
   }
 
   /// Tells strict mode about a read of `key` (whose values are of `valueType`) that found no
   /// override, unless the reading code is an update closure: computing a mock from a
   /// default is not using a live dependency. A read of the values a probe runs an accessor on
   /// (`head` is a `ProbeNode`) is recorded instead.
-  ///
-  /// Not generic, so that it needs no metadata of its own: the caller knows both types.
   @usableFromInline
   static func reportFallback(_ key: any InjectionKey.Type, valueType: Any.Type, in head: Node) {
     if head.kind == .probe { return recordProbedRead(key, valueType: valueType) }

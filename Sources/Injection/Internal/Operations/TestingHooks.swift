@@ -4,13 +4,11 @@ extension InjectedValues {
   /// Returns these values with every fallback read and global change reported to `observer`
   /// (strict mode). Scopes entered inside keep the observer, as do the tasks they create.
   package func _observed(by observer: any InjectionFallbackObserver) -> InjectedValues {
-    var values = resolvingBuilder()
-    values.head = ObserverNode(observer, next: values.head)
-    return values
+    InjectedValues(head: ObserverNode(observer, next: chain))
   }
 
   /// The strict-mode observer of these values, if any.
-  package var _observer: (any InjectionFallbackObserver)? { head?.observer }
+  package var _observer: (any InjectionFallbackObserver)? { chain?.observer }
 
   /// Runs an update closure that may suspend, and returns the values it built.
   ///
@@ -42,8 +40,8 @@ extension InjectedValues {
     if values.ownsLazyValues {
       try await withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await taskHeadLocal.withValue(
-        TaskHead(values.headForBinding),
+      try await taskValues.withValue(
+        TaskValues(chain: values.headForBinding),
         operation: operation,
         isolation: isolation
       )

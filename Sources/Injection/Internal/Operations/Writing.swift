@@ -1,27 +1,21 @@
-import CInjectionSupport
-
-// The one write of an override, which every writer calls, and where seed-style setters write.
+// The one write of an override, which every writer calls, and where the writes of update
+// closures and seed-style setters go.
 
 extension InjectedValues {
-  // The one write of an override, in two halves that every writer calls around making its box:
-  // the subscript's setter (and through it seed-style setters and writes to snapshots), `lazy`,
-  // and a scope that redeclares a lazy value. Two halves rather than one function that takes a
-  // closure making the box, which would copy the setter's value into the closure's context.
-
-  /// Starts a write of an override of `key`: returns what its box links to and its site.
-  @inlinable @inline(__always)
+  /// Starts a write of an override of `key`: returns what its box links to and its site. Every
+  /// write of an override calls it, makes its box, and passes it to `finishWrite(_:)`.
+  @inlinable
   mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
     let site = self.site ?? OverrideSite.snapshot(over: head)
     self.site = site
-    if head?.layer == site.layer, let edited = Node.unlinking(key, from: head, layer: site.layer) {
+    if head?.layer == site.layer, let edited = Self.unlinking(key, from: head, layer: site.layer) {
       return (edited, site)
     }
-    // Moved, not copied: the box takes this value's reference to its chain.
     return (head.take(), site)
   }
 
   /// Ends the write that `startWrite(of:)` started: links `box` at the top of this value's chain.
-  @inlinable @inline(__always)
+  @inlinable
   mutating func finishWrite(_ box: Node) {
     head = box
   }
@@ -31,24 +25,24 @@ extension InjectedValues {
 
   // MARK: - Writes to `$0` and its copies
 
-  /// A write of `key` to values whose head is an update closure's builder (`$0`, or a copy of
+  /// A write of `key` to values that refer to an update closure's builder (`$0`, or a copy of
   /// it): into the builder, for the closure's own code; anywhere else, these values first become
-  /// a snapshot of what they show here.
+  /// a snapshot of what they show there.
   @inlinable
   mutating func writeThroughBuilder<Key: InjectionKey>(
-    _ value: consuming Key.Value,
-    for key: Key.Type
+    _ value: Key.Value,
+    for key: Key.Type,
+    builder: UpdateBuilder
   ) {
-    // Moved out of these values for the write and back, rather than copied: the closure's
-    // code cannot reach `$0` while its setter runs.
-    let builder = unsafeDowncast(head.take().unsafelyUnwrapped, to: UpdateBuilder.self)
     if builder.isOpenForCurrentCode {
-      let (next, site) = builder.values.startWrite(of: Self._key(Key.self))
-      builder.values.finishWrite(Box<Key>(consume value, next: consume next, site: site))
-      head = builder
+      builder.update { values in
+        let (next, site) = values.startWrite(of: Self._key(Key.self))
+        values.finishWrite(Box<Key>(value, next: next, site: site))
+      }
     } else {
-      self = builder.snapshot()
-      self[Key.self] = value
+      self = InjectedValues(head: builder.chain)
+      let (next, site) = startWrite(of: Self._key(Key.self))
+      finishWrite(Box<Key>(value, next: next, site: site))
     }
   }
 
@@ -56,12 +50,14 @@ extension InjectedValues {
 
   /// `Self[Key.self] = value`: an override in the values of the update closure that the current
   /// code runs, if any; else the global value.
-  ///
-  /// Inlinable, so that a write in an update closure is compiled for `Key` where the setter is.
   @inlinable
-  static func setFromType<Key: InjectionKey>(_ value: consuming Key.Value, for key: Key.Type) {
+  static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
     if let builder = runningBuilder {
-      builder.writeFromType(value, for: Key.self)
+      builder.update { values in
+        let (next, site) = values.startWrite(of: _key(Key.self))
+        values.finishWrite(Box<Key>(value, next: next, site: site))
+      }
+      builder.rememberSeedWrite()
     } else {
       setGlobalFromType(value, for: Key.self)
     }
@@ -80,39 +76,45 @@ extension InjectedValues {
     publishGlobal(Box<Key>(value, next: nil, site: OverrideSite(.global, depth: 0)), of: Key.self)
   }
 
+  #if DEBUG
+    /// A seed-style getter read `Key`: remembered by the update closure that the current code
+    /// runs, if any, for the message of `warnOfSeedReadsAfterAssignment`.
+    @usableFromInline
+    static func noteSeedRead<Key: InjectionKey>(of key: Key.Type) {
+      runningBuilder?.rememberSeedRead(_key(Key.self))
+    }
+  #endif
+
   // MARK: - Values built on first use
 
-  /// Overrides the key behind `keyPath` with a value built on first use: a `LazyBox`, whose key
-  /// is learnt by running the accessor's getter. Inlined, so that the probe applies a key path
-  /// literal as a direct call of the accessor's getter.
-  @inlinable @inline(__always)
+  /// Overrides the key behind `keyPath` with a value built on first use, whose key is learnt by
+  /// running the accessor's getter.
+  @inlinable
   mutating func declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
     teardown: LazyTeardown<Value>
   ) {
     let key = Self.keyOverriddenLazily(by: keyPath)
-    if let head, head.kind == .builder {
-      let builder = unsafeDowncast(head, to: UpdateBuilder.self)
+    if let builder {
       if builder.isOpenForCurrentCode {
-        return builder.values.writeLazy(key, make, teardown: teardown)
+        return builder.update { $0.writeLazy(key, make, teardown: teardown) }
       }
-      self = builder.snapshot()
+      self = InjectedValues(head: builder.chain)
     }
     writeLazy(key, make, teardown: teardown)
   }
 
   /// The write of `declareLazy`, once the key is known.
-  @inlinable
+  @usableFromInline
   mutating func writeLazy<Value: Sendable>(
     _ key: any InjectionKey.Type,
     _ make: @escaping @Sendable () -> Value,
     teardown: LazyTeardown<Value>
   ) {
-    let identity = UInt(bitPattern: ObjectIdentifier(key))
-    let (next, site) = startWrite(of: identity)
+    let (next, site) = startWrite(of: UInt(bitPattern: ObjectIdentifier(key)))
     let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)
-    finishWrite(LazyBox(cell, key: identity, next: consume next, site: site))
+    finishWrite(LazyBox(cell, next: next, site: site))
     ownsLazyValues = true
   }
 }

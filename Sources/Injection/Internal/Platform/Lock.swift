@@ -111,9 +111,3 @@ func currentThreadID() -> UInt {
     UInt(pthread_self())
   #endif
 }
-
-/// Lets other threads run before this one goes on: for a wait that lasts a few instructions on
-/// another thread, too short to sleep for.
-func yieldThread() {
-  sched_yield()
-}

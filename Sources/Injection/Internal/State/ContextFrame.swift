@@ -4,21 +4,20 @@ public import CInjectionSupport
 /// synchronous code finds values other than the task's own.
 ///
 /// A frame lives on the stack of the function that pushes it, for one synchronous stretch of
-/// code, and the thread's slot points to the innermost one; each links to the one it hides.
-/// Every frame but `operation` shows a chain (`head`) to the reads made under it:
+/// code, and the thread's slot points to the innermost one; each links to the one it hides:
 ///
-/// - `update`: an update closure runs; `head` is its `UpdateBuilder`, which seed-style setters
-///   write into and which resolves reads for the code of the closure (see `UpdateBuilder`).
-/// - `reading`: a default or a value built on first use is being created; reads see `head` (none
+/// - `update`: an update closure runs; `builder` is its `UpdateBuilder`, which seed-style setters
+///   write into and whose values the code of the closure reads.
+/// - `reading`: a default or a value built on first use is being created; reads see `chain` (none
 ///   for a default, the declaring scope's chain for a `lazy` value), and `creating` is the key
 ///   that cycle detection checks.
-/// - `probe`: an accessor runs only so that the library learns which keys it reads; `head` is a
+/// - `probe`: an accessor runs only so that the library learns which keys it reads; `chain` is a
 ///   `ProbeNode`, and the keys read are recorded at `owner`.
 /// - `operation`: a scope's operation runs inside one of the above; reads see the task's values
 ///   again and seed-style setters set global values.
 ///
 /// Every field is trivial: what a frame refers to is kept alive by the function that pushed it,
-/// for as long as the frame is pushed, so pushing and popping one retains nothing.
+/// for as long as the frame is pushed.
 @usableFromInline
 struct ContextFrame {
   @usableFromInline
@@ -34,8 +33,10 @@ struct ContextFrame {
   /// apart from the key's default in cycle detection. For `probe` frames, the address of what
   /// records the keys read (a `KeyProbe`). 0 otherwise.
   @usableFromInline let owner: UInt
-  /// The chain that reads see under this frame; unused by `operation` frames.
-  @usableFromInline let head: Unmanaged<Node>?
+  /// For `reading` and `probe` frames, the chain that reads see.
+  @usableFromInline let chain: Unmanaged<Node>?
+  /// For `update` frames, the closure's builder.
+  @usableFromInline let builder: Unmanaged<UpdateBuilder>?
   /// For `update` frames, the task that runs the closure (`currentTask`): a task started with
   /// `Task.immediate` inside the closure runs on this thread under this frame, and must not see
   /// the values being built.
@@ -48,14 +49,16 @@ struct ContextFrame {
   init(
     _ kind: Kind,
     owner: UInt = 0,
-    head: Node? = nil,
+    chain: Node? = nil,
+    builder: UpdateBuilder? = nil,
     task: UInt = 0,
     creating: (any InjectionKey.Type)? = nil
   ) {
     self.kind = kind
     self.owner = owner
+    self.chain = chain.map { Unmanaged.passUnretained($0) }
+    self.builder = builder.map { Unmanaged.passUnretained($0) }
     self.task = task
-    if let head { self.head = Unmanaged.passUnretained(head) } else { self.head = nil }
     self.creating = creating
     self.previous = injection_context_get()
   }
@@ -80,23 +83,22 @@ struct ContextFrame {
     }
   }
 
-  /// Runs `body` with a `reading` frame pushed: reads see the chain at `head`. `cell` is the
+  /// Runs `body` with a `reading` frame pushed: reads see the chain at `chain`. `cell` is the
   /// address of the cell of a value built on first use, 0 for a default.
   @inlinable
   static func reading<Result>(
-    _ head: Node?,
+    _ chain: Node?,
     creating key: (any InjectionKey.Type)?,
     cell: UInt = 0,
     _ body: () -> Result
   ) -> Result {
-    withExtendedLifetime(head) {
-      with(ContextFrame(.reading, owner: cell, head: head, creating: key), body)
+    withExtendedLifetime(chain) {
+      with(ContextFrame(.reading, owner: cell, chain: chain, creating: key), body)
     }
   }
 
-  /// An identity of the task running this code, or 0 outside any task.
-  ///
-  /// Only compared, never used to reach the task.
+  /// An identity of the task running this code, or 0 outside any task. Only compared, never used
+  /// to reach the task.
   @inlinable
   static var currentTask: UInt {
     // An optional task is one word, 0 for none; the cast reads it without retaining the task.
@@ -106,21 +108,5 @@ struct ContextFrame {
   /// The frame below this one.
   var below: UnsafeMutablePointer<ContextFrame>? {
     previous?.assumingMemoryBound(to: ContextFrame.self)
-  }
-
-  /// The keys being created on this thread, innermost first, each with its cell (0 for a
-  /// default).
-  static func keysBeingCreated(
-    from top: UnsafeMutablePointer<ContextFrame>?
-  ) -> [(key: any InjectionKey.Type, cell: UInt)] {
-    var keys: [(key: any InjectionKey.Type, cell: UInt)] = []
-    var frame = top
-    while let current = frame {
-      if current.pointee.kind == .reading, let key = current.pointee.creating {
-        keys.append((key, current.pointee.owner))
-      }
-      frame = current.pointee.below
-    }
-    return keys
   }
 }

@@ -8,8 +8,8 @@ import CInjectionSupport
 /// gives all three:
 ///
 /// - Each key ever set globally owns a `GlobalCell`, created on its first global write and never
-///   freed (removing the value empties the cell). Readers copy its value in a read section that
-///   writes only their own thread's record, so they share nothing (see `GlobalCell`).
+///   freed (removing the value empties the cell). Readers copy its value in a read section
+///   (below), without retaining its box or taking a lock.
 /// - A table maps keys to cells: open addressing in raw memory, whose words are read and written
 ///   atomically (C11 atomics, see CInjectionSupport), so a reader takes no lock on any platform
 ///   the package declares. A new key is written into the current table while it is at most half
@@ -22,6 +22,26 @@ import CInjectionSupport
 /// A read of a key never set globally costs one atomic load (and, once any key is set, one short
 /// probe). A replaced value is released once no reader can still be copying it, and after every
 /// lock is dropped, since its deinitializer is user code.
+///
+/// ## Read sections
+///
+/// The one invariant that makes reading a box without retaining it safe: **a writer releases a
+/// replaced box only after every read section that could have loaded it has ended.**
+///
+/// - A reader begins a section (`injection_global_read_begin`), loads the box's address from the
+///   cell (sequentially consistent), copies the value out of the box (retaining what the value
+///   refers to), and ends the section (`injection_global_read_end`). Between begin and end it runs
+///   no user code, and the section never nests.
+/// - The copy, and the retains it makes, must happen before the end: the end is a call the compiler
+///   cannot see into, so neither the optimizer nor ARC moves them past it. Nothing may use the box
+///   itself after the end; only the copied value leaves the section.
+/// - A writer exchanges the cell's word (sequentially consistent), then drains
+///   (`injection_global_readers_drain`): it waits until every section that began before the
+///   exchange has ended. Sections count themselves in striped counters, so readers on different
+///   threads seldom share a cache line; `Readers.c` says why the drain cannot miss one. Only then
+///   is the old box released, after every lock is dropped.
+/// - No signal handler may read a global value, and the process must not `fork()` during a
+///   section.
 @usableFromInline
 enum GlobalValues {
   /// Returns the cell of `key` in the table at `table`, if the key was ever set globally.
@@ -42,8 +62,7 @@ enum GlobalValues {
 
   /// The global override of `key`, if one is set, given the current table, without retaining
   /// it: if it returns a box, a read section has begun, which `endReading(_:)` must end, given
-  /// the `section` returned with it, as soon as the value is copied out, with no user code run
-  /// in between.
+  /// the `section` returned with it, as soon as the value is copied out (see "Read sections").
   @usableFromInline
   static func beginReading(
     _ key: UInt,
@@ -145,14 +164,10 @@ enum GlobalValues {
 
 /// The global value of one key.
 ///
-/// The box's address sits in a word of raw memory, read and exchanged atomically. A reader
-/// copies the value out of the box inside a read section (`injection_global_read_begin`), without
-/// retaining it: it writes only its own thread's record, so readers on many threads share no
-/// cache line. A writer exchanges the word, then waits until every read section that could have
-/// loaded the old box has ended (`injection_global_readers_drain`; sections run no user code and
-/// last a few instructions), and only then releases the old box, after every lock is dropped.
-/// So a replaced box is released before the write that replaced it returns, and with it the
-/// value, unless a reader still holds its own copy.
+/// The box's address sits in a word of raw memory, read and exchanged atomically, and the cell
+/// holds one reference to the box. Readers use it inside read sections (see `GlobalValues`), so a
+/// replaced box is released before the write that replaced it returns, and with it the value,
+/// unless a reader still holds its own copy.
 final class GlobalCell: @unchecked Sendable {
   // Safe: `word` is read and written only atomically; the box it holds is retained by it.
   private let word: UnsafeMutablePointer<UInt>
@@ -163,12 +178,6 @@ final class GlobalCell: @unchecked Sendable {
     self.key = key
     word = .allocate(capacity: 1)
     word.initialize(to: 0)
-  }
-
-  deinit {
-    // Cells are never freed (see `GlobalValues`); this is for completeness.
-    if let box = Self.box(at: word.pointee) { box.release() }
-    word.deallocate()
   }
 
   /// The object at the address `word`, or `nil` for 0.

@@ -1,5 +1,3 @@
-public import CInjectionSupport
-
 /// How a value built on first use is torn down when its scope ends.
 @usableFromInline
 enum LazyTeardown<Value: Sendable>: Sendable {
@@ -16,17 +14,16 @@ enum LazyTeardown<Value: Sendable>: Sendable {
 /// | `declared` | `lazy` declared it; no scope owns it | `open`, by the scope that starts it |
 /// | `open` | its scope runs; nothing built yet | `building`, by the first reader; `closed`, by its scope |
 /// | `building` | one thread runs the factory, without the lock; other readers wait | `built`, by that thread |
-/// | `built` | reads return the value without the lock | `closed`, by its scope |
+/// | `built` | reads copy the value, under the lock | `closed`, by its scope |
 /// | `closed` | its scope has ended; a read stops the program | none |
 ///
-/// A scope ends its cells in two steps (`LazyValues.end()`): first the teardowns,
-/// latest-built first, while every cell stays readable (a teardown that reads a value not built
-/// yet builds it, and a build in flight on another thread is waited for); then every cell
-/// closes. A teardown runs once: claiming it sets `tornDown`, under the lock; `close()` reports
-/// a value built but not torn down, which its caller then tears down. Two exceptions to "a read
-/// of a closed cell stops": a reader that was already waiting for the build when the scope
-/// closed gets the value, and a build that another thread starts while the teardowns run is torn
-/// down in its turn, after values torn down before it started.
+/// A scope ends its cells in two steps (`LazyScope.end()`): first the teardowns, latest-built
+/// first, while every cell stays readable (a teardown that reads a value not built yet builds it,
+/// and a build in flight on another thread is waited for before the next teardown); then every
+/// cell closes, in the order the scope opened them. A teardown runs once: claiming it sets
+/// `tornDown`. Two exceptions to "a read of a closed cell stops": a reader that was already
+/// waiting for the build when the scope closed gets the value, and a build that another thread
+/// finishes after the teardowns is torn down when its cell closes.
 @usableFromInline
 enum LazyState: Equatable, Sendable {
   case declared
@@ -36,97 +33,70 @@ enum LazyState: Equatable, Sendable {
   case closed
 }
 
-/// The part of a value built on first use that does not depend on its type: its state, its
-/// lock, every move of `LazyState`, and the steps its scope takes. `LazyCell`, its one subclass,
-/// adds what does: the factory, the teardown and the value's type.
-///
-/// A class rather than a protocol, so that a scope keeps a list of its cells and calls their
-/// steps directly, without an existential.
-@usableFromInline
-class LazyLifecycle: @unchecked Sendable {
-  // Safe: `state`, `hasValue`, `scope`, `buildOrder` and `tornDown` are read and written only
-  // under `lock` (and by the deinitializers, when nothing else refers to the cell). `nextOpened`
-  // is written once, by the scope that opened the cell, before its operation runs, and read only
-  // by that scope. The value at `storage` belongs to the thread that moved the cell to `building`
-  // until it publishes it (`hasValue`, then `builtWord` with a release store); after that it is
-  // read only by code that saw it built, under the lock or through an acquire load of
-  // `builtWord`, and destroyed only by `LazyCell`'s deinitializer. The rest is immutable.
+/// What a scope does with each value built on first use that it opened, whatever its type.
+protocol LazyScopeMember: AnyObject, Sendable {
+  var key: any InjectionKey.Type { get }
+  var hasAsynchronousTeardown: Bool { get }
+  /// The value as descriptions show it.
+  var description: String { get }
+  /// The declaration, as messages name it: `lazy(Key) at File.swift:12`.
+  var declaration: String { get }
+  /// The same declaration with a cell of its own, in a box declared at `site`, linked to `next`.
+  func redeclared(next: Node?, site: OverrideSite) -> LazyBox
+  /// Starts the scope that took the declaration: reads build the value, seeing `chain`. `false`
+  /// if another scope took it first.
+  func open(seeing chain: Node?, in scope: LazyScope) -> Bool
+  /// For a declaration this scope took, before any read: reads see `chain` instead.
+  func reopen(seeing chain: Node?)
+  /// Waits if another thread is building the value, and says whether it waited.
+  func waitForBuildInFlight() -> Bool
+  /// Runs the teardown, unless it has run; the value must be built.
+  func tearDown()
+  func tearDown() async
+  /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
+  /// returns whether a built value still needs its teardown.
+  func close() -> Bool
+}
 
-  /// 1 while the value is built and its scope runs, else 0: read without the lock.
-  let builtWord: UnsafeMutablePointer<UInt>
-  /// Where the value is stored, once built (`hasValue`): raw memory, in the same allocation as
-  /// `builtWord`, so that a read copies the value alone. Never cleared, so a reader that saw
-  /// `builtWord` set just before the scope closed still copies a live value.
-  let storage: UnsafeMutableRawPointer
-
+/// A value built on first use, once per scope, and torn down when the scope ends: what
+/// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are `LazyState`'s.
+final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
+  // Safe: `state`, `value`, `scope` and `tornDown` are read and written only under `lock`; the
+  // rest is immutable.
   let key: any InjectionKey.Type
   let site: OverrideSite
-  let hasAsynchronousTeardown: Bool
+  let make: @Sendable () -> Value
+  let teardown: LazyTeardown<Value>
 
   private var state = LazyState.declared
-  fileprivate var hasValue = false
-  /// The values the factory sees: the declaring scope's, from `open` to `close`.
-  private var scope: Node?
-  private var buildOrder: UInt = 0
+  private var value: Value?
+  /// From `open` to `close`: the chain the factory sees, and the scope that ends the cell.
+  private var scope: (chain: Node?, owner: LazyScope)?
   private var tornDown = false
+  private var lock: Lock { Lock.striped(for: self) }
 
-  /// The cell that its scope opened after this one: the scope's list of cells (`LazyValues`).
-  var nextOpened: LazyLifecycle?
-
-  private let lock: Lock
-
-  /// A cell whose value takes `size` bytes aligned to `alignment`: made only by `LazyCell`.
-  fileprivate init(
+  init(
     key: any InjectionKey.Type,
     site: OverrideSite,
-    hasAsynchronousTeardown: Bool,
-    size: Int,
-    alignment: Int
+    make: @escaping @Sendable () -> Value,
+    teardown: LazyTeardown<Value>
   ) {
     self.key = key
     self.site = site
-    self.hasAsynchronousTeardown = hasAsynchronousTeardown
-    // One allocation for both: the word, then the value at the first offset aligned for it.
-    let offset = max(MemoryLayout<UInt>.stride, alignment)
-    let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: offset + size,
-      alignment: max(MemoryLayout<UInt>.alignment, alignment)
-    )
-    builtWord = memory.initializeMemory(as: UInt.self, repeating: 0, count: 1)
-    storage = memory + offset
-    lock = Lock.striped(for: memory)
+    self.make = make
+    self.teardown = teardown
   }
 
-  deinit {
-    UnsafeMutableRawPointer(builtWord).deallocate()
+  var hasAsynchronousTeardown: Bool {
+    if case .async = teardown { true } else { false }
   }
 
   var declaration: String {
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
-  // MARK: - What depends on the value's type, which `LazyCell` overrides
-
-  /// Runs the factory, on the thread that moved the cell to `building`, and stores its value at
-  /// `storage`.
-  func makeValue(seeing scope: Node?) {
-    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
-  }
-  /// Runs the teardown on the value, which is built.
-  func runTeardown() {
-    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
-  }
-  /// Runs the teardown on the value, which is built, waiting for an asynchronous one.
-  func runTeardown() async {
-    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
-  }
-  /// The value, which is built, as descriptions show it.
-  var valueDescription: String {
-    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
-  }
-  /// The same declaration with a cell of its own, declared at `site`, linked to `next`.
-  func redeclared(next: Node?, site: OverrideSite) -> Node {
-    preconditionFailure("Injection: LazyLifecycle is abstract; LazyCell overrides this")
+  func redeclared(next: Node?, site: OverrideSite) -> LazyBox {
+    LazyBox(LazyCell(key: key, site: site, make: make, teardown: teardown), next: next, site: site)
   }
 
   // MARK: - Reading
@@ -134,16 +104,14 @@ class LazyLifecycle: @unchecked Sendable {
   /// What a read does next, decided under the lock.
   private enum Step {
     case build(seeing: Node?)
-    case read
+    case read(Value)
     case wait(for: UInt)
     case stop(LazyState)
   }
 
-  /// Builds the value on the first read, or waits for another thread's build, and returns where
-  /// it is stored (it stays there). Every decision is made under the lock; the factory runs, and
-  /// its value is stored, without it. Reads of a built value go through `LazyBox.value(as:)`,
-  /// which takes no lock.
-  func build() -> UnsafeRawPointer {
+  /// The value: built on the first read, by that reader, while later readers wait for it. Every
+  /// decision is made under the lock; the factory runs without it.
+  func read() -> Value {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
     CycleDetection.checkThisThread(key, cell: identity)
@@ -151,52 +119,50 @@ class LazyLifecycle: @unchecked Sendable {
     while true {
       let step = lock.withLock { () -> Step in
         switch state {
+        case .built: return .read(value!)
         case .open:
           state = .building(thread: thread)
-          return .build(seeing: scope)
-        case .built: return .read
+          scope?.owner.buildStarted()
+          return .build(seeing: scope?.chain)
         case .building(let builder): return .wait(for: builder)
-        case .closed where waited && hasValue:
-          // This read waited for a build as the scope ended: the value stays until the cell is
-          // freed, as for a read that found it built just before.
-          return .read
+        // A read that waited for a build as the scope ended gets the value it waited for.
+        case .closed where waited && value != nil: return .read(value!)
         case .declared, .closed: return .stop(state)
         }
       }
       switch step {
-      case .build(let scope):
-        makeValue(seeing: scope)
+      case .read(let value): return value
+      case .build(let chain):
+        let made = ContextFrame.reading(chain, creating: key, cell: identity) { make() }
         lock.withLock {
-          hasValue = true
-          buildOrder = injection_next_build_order()
+          value = made
           state = .built
-          injection_store_release(builtWord, 1)
+          scope?.owner.buildEnded(self)
           lock.wakeAll()
         }
-        return UnsafeRawPointer(storage)
-      case .read: return UnsafeRawPointer(storage)
+        return made
       case .wait(let builder):
         if builder == thread { CycleDetection.stopForCycleOnThisThread(key, cell: identity) }
-        waitForBuild(by: builder)
+        waitForBuild(by: builder, waiter: "this read")
         waited = true
       case .stop(let state): misuse(state)
       }
     }
   }
 
-  /// Waits until `builder` has finished building the value, telling cycle detection.
-  private func waitForBuild(by builder: UInt) {
-    let message = {
-      "Injection: \(self.key), declared with lazy(_:_:)\(self.place), has been under construction "
-        + "on another thread for \(CycleDetection.patienceSeconds) seconds while this read waits "
-        + "for it: its factory seems to wait for a read of its own value on another thread or "
-        + "task, and a dependency cycle may go through another thread. Still waiting."
-    }
+  /// Waits until `builder` has finished building the value, as a wait that cycle detection
+  /// knows of. `waiter` says who waits, for the message printed after 5 seconds.
+  private func waitForBuild(by builder: UInt, waiter: String) {
     CycleDetection.waiting(
       for: key,
       creatingThread: builder,
-      stillCreating: { self.isBeingBuilt(by: builder) },
-      message: message
+      stillCreating: { self.lock.withLock { self.state == .building(thread: builder) } },
+      message: {
+        "Injection: \(self.declaration) has been building on another thread for "
+          + "\(CycleDetection.patienceSeconds) seconds while \(waiter) waits for it. Its factory "
+          + "is slow, or it waits for work on another thread that reads this value, which never "
+          + "ends. Still waiting."
+      }
     ) { deadline in
       lock.withLock {
         while case .building = state {
@@ -211,264 +177,199 @@ class LazyLifecycle: @unchecked Sendable {
     }
   }
 
-  /// Whether `thread` is building the value now: for cycle detection, which asks under its own
-  /// lock.
-  func isBeingBuilt(by thread: UInt) -> Bool {
-    lock.withLock { state == .building(thread: thread) }
-  }
-
-  private var place: String {
-    site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
-  }
-
   /// Stops the program for a read that cannot be served: before the scope started, or after it
   /// ended.
   private func misuse(_ state: LazyState) -> Never {
-    let message: String
-    switch state {
-    case .closed:
-      message =
-        "\(key), declared with lazy(_:_:)\(place), was read after its scope ended (for example "
+    let place = site.kind == .scope ? " at \(site.fileID):\(site.line)" : ""
+    let message =
+      state == .closed
+      ? "\(key), declared with lazy(_:_:)\(place), was read after its scope ended (for example "
         + "through a snapshot or a task that outlived the scope). Read it only while the scope "
         + "runs, or from its own teardowns."
-    default:
-      message =
-        "\(key), declared with lazy(_:_:)\(place), was read before its scope started: in the "
+      : "\(key), declared with lazy(_:_:)\(place), was read before its scope started: in the "
         + "update closure that declares it, or on a value outside any update closure, which no "
         + "scope owns. Declare it in the update closure of withInjectedValues or of a test trait, "
         + "and read it in the operation."
-    }
     fatalError("Injection: \(message)")
   }
 
   // MARK: - The scope's side
 
-  /// Starts the scope that took the declaration: reads build the value, seeing `scope`. `false`
-  /// if another scope took it first.
-  func open(seeing scope: Node?) -> Bool {
+  func open(seeing chain: Node?, in scope: LazyScope) -> Bool {
     lock.withLock {
       guard state == .declared else { return false }
       state = .open
-      self.scope = scope
+      self.scope = (chain, scope)
       return true
     }
   }
 
-  /// Calls `body` with this cell, the first its scope opened, and then with the others, in the
-  /// order the scope opened them.
-  func forEachInScope(_ body: (LazyLifecycle) -> Void) {
-    body(self)
-    var cell = nextOpened
-    while let current = cell {
-      body(current)
-      cell = current.nextOpened
-    }
-  }
-
-  /// For a declaration this scope took, before any read: reads see `scope` instead.
-  func reopen(seeing scope: Node?) {
+  func reopen(seeing chain: Node?) {
     let replaced = lock.withLock { () -> Node? in
-      guard state == .open else { return nil }
-      defer { self.scope = scope }
-      return self.scope
+      defer { scope?.chain = chain }
+      return scope?.chain
     }
-    withExtendedLifetime(replaced) {}  // released outside the lock
+    withExtendedLifetime(replaced) {}  // released outside the lock: it may run a deinitializer
   }
 
-  /// Waits while another thread builds the value; then, if it is built and its teardown has not
-  /// been claimed, when its build ended (a number that grows with every build), else `nil`.
-  func pendingTeardownOrder() -> UInt? {
-    while true {
-      let (builder, order) = lock.withLock { () -> (UInt?, UInt?) in
-        if case .building(let thread) = state { return (thread, nil) }
-        return (nil, state == .built && !tornDown ? buildOrder : nil)
-      }
-      guard let builder else { return order }
-      waitForBuild(by: builder)
-    }
+  func waitForBuildInFlight() -> Bool {
+    guard case .building(let builder) = lock.withLock({ state }) else { return false }
+    waitForBuild(by: builder, waiter: "the end of its scope")
+    return true
   }
 
-  /// Claims the teardown, for the one caller that is to run it.
-  private func claimTeardown() -> Bool {
+  /// The built value, if its teardown is still to run; claims it.
+  private func claimTeardown() -> Value? {
     lock.withLock {
-      guard !tornDown, hasValue else { return false }
+      guard !tornDown, let value else { return nil }
       tornDown = true
-      return true
+      return value
     }
   }
 
-  /// Runs a synchronous teardown, unless it has run; the value must be built.
   func tearDown() {
-    if claimTeardown() { runTeardown() }
-  }
-
-  /// Runs the teardown, unless it has run; the value must be built.
-  func tearDown() async {
-    if claimTeardown() { await runTeardown() }
-  }
-
-  /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
-  /// returns whether a built value still needs its teardown.
-  func close() -> Bool {
-    while true {
-      let (builder, needsTeardown, scope) = lock.withLock { () -> (UInt?, Bool, Node?) in
-        if case .building(let thread) = state { return (thread, false, nil) }
-        let needsTeardown = state == .built && !tornDown
-        state = .closed
-        injection_store_release(builtWord, 0)
-        defer { self.scope = nil }
-        return (nil, needsTeardown, self.scope)
-      }
-      withExtendedLifetime(scope) {}  // released outside the lock
-      guard let builder else { return needsTeardown }
-      waitForBuild(by: builder)
-    }
-  }
-
-  /// The value as descriptions show it.
-  var description: String {
-    switch lock.withLock({ state }) {
-    case .declared, .open: return "(lazy, not built yet)"
-    case .building: return "(lazy, being built)"
-    case .built: return valueDescription
-    case .closed: return "(lazy, its scope has ended)"
-    }
-  }
-}
-
-/// A value built on first use, once per scope, and torn down when the scope ends: what
-/// `InjectedValues.lazy(_:_:teardown:)` declares. Its states and steps are those of
-/// `LazyLifecycle`; this class adds what depends on the value's type. A read of a built value
-/// goes through `LazyBox.value(as:)`: one atomic load and a copy, no lock.
-@usableFromInline
-final class LazyCell<Value: Sendable>: LazyLifecycle, @unchecked Sendable {
-  // Safe: as `LazyLifecycle`; adds only `let` properties of `Sendable` types.
-  let make: @Sendable () -> Value
-  let teardown: LazyTeardown<Value>
-
-  @usableFromInline
-  init(
-    key: any InjectionKey.Type,
-    site: OverrideSite,
-    make: @escaping @Sendable () -> Value,
-    teardown: LazyTeardown<Value>
-  ) {
-    self.make = make
-    self.teardown = teardown
-    let isAsynchronous = if case .async = teardown { true } else { false }
-    super.init(
-      key: key,
-      site: site,
-      hasAsynchronousTeardown: isAsynchronous,
-      size: MemoryLayout<Value>.size,
-      alignment: MemoryLayout<Value>.alignment
-    )
-  }
-
-  deinit {
-    if hasValue { storage.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
-  }
-
-  /// The value, built on the first read: `build()`, typed, for tests that drive a cell directly.
-  func value() -> Value {
-    build().assumingMemoryBound(to: Value.self).pointee
-  }
-
-  override func makeValue(seeing scope: Node?) {
-    let cell = UInt(bitPattern: ObjectIdentifier(self))
-    let made = ContextFrame.reading(scope, creating: key, cell: cell) { make() }
-    storage.initializeMemory(as: Value.self, to: made)
-  }
-
-  override func runTeardown() {
+    guard let value = claimTeardown() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(storage.assumingMemoryBound(to: Value.self).pointee)
+    case .sync(let teardown): teardown(value)
     case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
     }
   }
 
-  override func runTeardown() async {
+  func tearDown() async {
+    guard let value = claimTeardown() else { return }
     switch teardown {
     case .none: break
-    case .sync(let teardown): teardown(storage.assumingMemoryBound(to: Value.self).pointee)
-    case .async(let teardown): await teardown(storage.assumingMemoryBound(to: Value.self).pointee)
+    case .sync(let teardown): teardown(value)
+    case .async(let teardown): await teardown(value)
     }
   }
 
-  override var valueDescription: String {
-    "\(storage.assumingMemoryBound(to: Value.self).pointee)"
+  func close() -> Bool {
+    while true {
+      let (builder, needsTeardown, scope) = lock.withLock {
+        () -> (UInt?, Bool, (chain: Node?, owner: LazyScope)?) in
+        if case .building(let thread) = state { return (thread, false, nil) }
+        state = .closed
+        defer { self.scope = nil }
+        return (nil, value != nil && !tornDown, self.scope)
+      }
+      withExtendedLifetime(scope) {}  // released outside the lock: it may run a deinitializer
+      guard let builder else { return needsTeardown }
+      waitForBuild(by: builder, waiter: "the end of its scope")
+    }
   }
 
-  override func redeclared(next: Node?, site: OverrideSite) -> Node {
-    let cell = LazyCell(key: key, site: site, make: make, teardown: teardown)
-    return LazyBox(cell, key: UInt(bitPattern: ObjectIdentifier(key)), next: next, site: site)
+  var description: String {
+    switch lock.withLock({ (state, value) }) {
+    case (.built, let value?): "\(value)"
+    case (.building, _): "(lazy, being built)"
+    case (.closed, _): "(lazy, its scope has ended)"
+    default: "(lazy, not built yet)"
+    }
   }
 }
 
-/// One override of a key by a value built on first use: see `LazyLifecycle`.
-///
-/// Not generic: a read of `Key` copies the value out of the cell's storage as a `Key.Value`,
-/// the box's value type, since a node is found only under its own key, whose value type the
-/// declaration checked. A scope reaches the cell through `lifecycle`.
+/// One override of a key by a value built on first use: a node of the chain whose value a
+/// `LazyCell` holds.
 @usableFromInline
 final class LazyBox: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, and the two pointers into
-  // the cell's raw memory that a read of a built value uses, whose rules `LazyLifecycle` states.
-  let lifecycle: LazyLifecycle
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
+  let cell: any LazyScopeMember
   let site: OverrideSite
-  /// The cell's `builtWord` and `storage`.
-  @usableFromInline let builtWord: UnsafeMutablePointer<UInt>
-  @usableFromInline let storage: UnsafeMutableRawPointer
 
-  @usableFromInline
-  init<Value>(_ cell: LazyCell<Value>, key: UInt, next: Node?, site: OverrideSite) {
-    lifecycle = cell
+  init<Value>(_ cell: LazyCell<Value>, next: Node?, site: OverrideSite) {
+    self.cell = cell
     self.site = site
-    builtWord = cell.builtWord
-    storage = cell.storage
-    super.init(key: key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
+    super.init(
+      key: UInt(bitPattern: ObjectIdentifier(cell.key)),
+      kind: .box,
+      next: next,
+      layer: site.layer,
+      depth: site.depth
+    )
   }
 
   private init(_ box: LazyBox, next: Node?, site: OverrideSite) {
-    lifecycle = box.lifecycle
+    cell = box.cell
     self.site = site
-    builtWord = box.builtWord
-    storage = box.storage
-    super.init(key: box.key, kind: .lazyBox, next: next, layer: site.layer, depth: site.depth)
+    super.init(key: box.key, kind: .box, next: next, layer: site.layer, depth: site.depth)
   }
 
-  /// The value, of type `Value`, built on the first read: one atomic load and a copy once built.
-  /// Compiled for `Value` where it is read, but kept out of the read of other overrides, which it
-  /// would make too large to inline.
-  @inlinable @inline(never)
-  func value<Value>(as type: Value.Type) -> Value {
-    let built = injection_load_acquire(builtWord) == 1 ? UnsafeRawPointer(storage) : build()
-    return built.assumingMemoryBound(to: Value.self).pointee
-  }
-
-  /// Builds the value, or waits for it, and returns where it is stored.
+  /// The value, of type `Value`, built on the first read.
   @usableFromInline
-  func build() -> UnsafeRawPointer {
-    lifecycle.build()
-  }
-
-  /// `node`'s lifecycle, if it is a box of a value built on first use.
-  static func lifecycle(of node: Node) -> LazyLifecycle? {
-    node.kind == .lazyBox ? unsafeDowncast(node, to: LazyBox.self).lifecycle : nil
+  func value<Value: Sendable>(as type: Value.Type) -> Value {
+    // A node is found only under its own key, and the value type of that key's cells is the
+    // key's `Value`, which `lazy` checked against the accessor's.
+    (cell as! LazyCell<Value>).read()
   }
 
   override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
     LazyBox(self, next: next, site: site ?? self.site)
   }
 
-  override func collect(into table: inout KeyTable) {
-    table.insertIfAbsent(self, for: key)
-  }
-
-  override var overrideKey: (any InjectionKey.Type)? { lifecycle.key }
+  override var overrideKey: (any InjectionKey.Type)? { cell.key }
 
   override var overrideDescription: (value: String, site: OverrideSite)? {
-    (lifecycle.description, site)
+    (cell.description, site)
+  }
+}
+
+/// The values built on first use that one scope opened, and the order in which their builds
+/// ended: what the scope ends when its operation returns.
+@usableFromInline
+final class LazyScope: @unchecked Sendable {
+  // Safe: `cells` is written only by the scope before its operation runs, and read by it after;
+  // `built` and `inFlight` are read and written only under `lock`.
+  private(set) var cells: [any LazyScopeMember] = []
+  /// The cells whose builds ended and that are not torn down yet, in the order their builds
+  /// ended.
+  private var built: [any LazyScopeMember] = []
+  private var inFlight = 0
+  private let lock = Lock()
+
+  init() {}
+
+  /// Opens `cell` for this scope, seeing `chain`; `false` if another scope took it first.
+  func open(_ cell: any LazyScopeMember, seeing chain: Node?) -> Bool {
+    guard cell.open(seeing: chain, in: self) else { return false }
+    cells.append(cell)
+    return true
+  }
+
+  /// Called under the cell's lock: a build of one of this scope's cells starts or ends. The
+  /// only place where two locks are held: the cell's, then this scope's.
+  func buildStarted() { lock.withLock { inFlight += 1 } }
+  func buildEnded(_ cell: any LazyScopeMember) {
+    lock.withLock {
+      inFlight -= 1
+      built.append(cell)
+    }
+  }
+
+  /// The cell whose teardown is due first, once no build is in flight: the latest built.
+  private func nextTeardown() -> (any LazyScopeMember)? {
+    while true {
+      let (cell, buildsInFlight) = lock.withLock {
+        inFlight > 0 ? (nil, true) : (built.popLast(), false)
+      }
+      guard buildsInFlight else { return cell }
+      _ = cells.first { $0.waitForBuildInFlight() }
+    }
+  }
+
+  /// Ends the cells, as `LazyState` describes: the teardowns, latest-built first, while every
+  /// value stays readable; then every cell closes, in the order the scope opened them.
+  @usableFromInline
+  func end() {
+    while let cell = nextTeardown() { cell.tearDown() }
+    for cell in cells where cell.close() { cell.tearDown() }
+  }
+
+  /// The asynchronous `end()`, which waits for asynchronous teardowns.
+  @usableFromInline
+  func end() async {
+    while let cell = nextTeardown() { await cell.tearDown() }
+    for cell in cells where cell.close() { await cell.tearDown() }
   }
 }

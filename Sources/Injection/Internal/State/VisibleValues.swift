@@ -1,20 +1,22 @@
 // Which chain the code running now sees: the task's values, or those a frame shows.
 
 extension InjectedValues {
-  /// The task-local that holds the current task's overrides, the head of its chain.
+  /// The task-local that holds the current task's values.
   @usableFromInline
-  static let taskHeadLocal = TaskLocal<TaskHead>(wrappedValue: TaskHead(nil))
+  static let taskValues = TaskLocal<TaskValues>(wrappedValue: TaskValues(chain: nil))
 
-  /// The current task's overrides: the head of its chain.
-  @inlinable @inline(__always)
-  static var taskHead: Node? { taskHeadLocal.get().node }
+  /// The chain of the current task's overrides.
+  @inlinable
+  static var taskHead: Node? {
+    let values = taskValues.get()
+    if let builder = values.builder { return builder.chain }
+    return values.chain
+  }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default or a value built on first use, or probes an accessor (see
-  /// `ContextFrame`).
-  ///
-  /// Inside an update closure this is its `UpdateBuilder`, which a lookup resolves.
-  @inlinable @inline(__always)
+  /// `ContextFrame`). Inside an update closure, the values it has built so far.
+  @inlinable
   static var _visibleHead: Node? {
     if let frame = ContextFrame.top { return head(seenIn: frame) }
     return taskHead
@@ -25,37 +27,38 @@ extension InjectedValues {
   static func head(seenIn frame: UnsafeMutablePointer<ContextFrame>) -> Node? {
     switch frame.pointee.kind {
     case .update where frame.pointee.task != ContextFrame.currentTask, .operation: taskHead
-    case .update, .reading, .probe: frame.pointee.head?.takeUnretainedValue()
+    case .update: frame.pointee.builder?.takeUnretainedValue().chain
+    case .reading, .probe: frame.pointee.chain?.takeUnretainedValue()
     }
-  }
-
-  /// The visible head as a chain to start from or to bind: the values an update closure has
-  /// built so far, for the closure's own code; the values around it for everyone else.
-  @inlinable
-  static var resolvedHead: Node? {
-    guard let head = _visibleHead else { return nil }
-    return head.kind == .builder ? UpdateBuilder.resolving(head) : head
   }
 
   /// The update closure that the current code runs, if any: the builder that seed-style setters
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
-    guard let head = _visibleHead, head.kind == .builder else { return nil }
-    let builder = unsafeDowncast(head, to: UpdateBuilder.self)  // the only node of its kind
-    return builder.isOpenForCurrentCode ? builder : nil
+    var builder = taskValues.get().builder
+    if let frame = ContextFrame.top {
+      switch frame.pointee.kind {
+      case .update where frame.pointee.task == ContextFrame.currentTask:
+        builder = frame.pointee.builder?.takeUnretainedValue()
+      case .update, .operation: break
+      case .reading, .probe: return nil
+      }
+    }
+    return builder?.isOpenForCurrentCode == true ? builder : nil
   }
 }
 
-/// The value of `InjectedValues.taskHeadLocal`: the head of the current task's chain.
-///
-/// A struct of this module rather than `Node?`, because the runtime copies a task-local's value
-/// through its type's value witnesses: this type's are a plain retain and release, an optional's
-/// go through the runtime's generic enum witnesses.
+/// The value of `InjectedValues.taskValues`: the chain of the current task's overrides, or the
+/// builder of the asynchronous update closure it runs.
 @usableFromInline
-struct TaskHead: Sendable {
-  @usableFromInline let node: Node?
+struct TaskValues: Sendable {
+  @usableFromInline let chain: Node?
+  @usableFromInline let builder: UpdateBuilder?
 
   @inlinable
-  init(_ node: Node?) { self.node = node }
+  init(chain: Node?, builder: UpdateBuilder? = nil) {
+    self.chain = chain
+    self.builder = builder
+  }
 }
