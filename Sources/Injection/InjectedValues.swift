@@ -98,14 +98,8 @@ public struct InjectedValues: Sendable {
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
     get {
-      let head = chain
-      if let box = Node.find(Self._key(Key.self), from: head) {
-        return Self.overrideValue(of: box, as: Key.self)
-      }
-      if let head, head.isObserved {
-        Self.reportFallback(Key.self, valueType: Key.Value.self, in: head)
-      }
-      return Self.sharedValue(Key.self)
+      if let builder { return Self.read(Key.self, in: builder.chain) }
+      return Self.read(Key.self, in: head)
     }
     set {
       if let builder { return writeThroughBuilder(newValue, for: Key.self, builder: builder) }
@@ -140,11 +134,11 @@ public struct InjectedValues: Sendable {
   /// - Returns: The dependency's value.
   @inlinable
   public static subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    get {
+    @inline(__always) get {
       #if DEBUG
         noteSeedRead(of: Key.self)
       #endif
-      return InjectedValues(head: _visibleHead)[Key.self]
+      return read(Key.self, in: _visibleHead)
     }
     set { setFromType(newValue, for: Key.self) }
   }
@@ -168,7 +162,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: WritableKeyPath<InjectedValues, Value>) -> Value {
-    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
+    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
     set { setGlobal(newValue, through: keyPath) }
     _modify {
       var value = globalValue { InjectedValues()[keyPath: keyPath] }
@@ -193,7 +187,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The value visible to the current task.
   @inlinable
   public static subscript<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
-    get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
+    @inline(__always) get { InjectedValues(head: _visibleHead)[keyPath: keyPath] }
   }
 
   // MARK: - Snapshots

@@ -4,22 +4,37 @@ public import CInjectionSupport
 // override's value, else the global value, else the default.
 
 extension InjectedValues {
-  /// The value of the box of `Key` that `Node.find` returned: a `Box<Key>`, or a `LazyBox`
-  /// whose cell holds a `Key.Value`, since a box is found only under its own key.
+  /// The value of `Key` in the chain at `head`: its override, else its global value, else its
+  /// default.
+  @inlinable @inline(__always)
+  static func read<Key: InjectionKey>(_ key: Key.Type, in head: Node?) -> Key.Value {
+    if let box = Node.find(_key(Key.self), from: head) {
+      return overrideValue(of: box, as: Key.self)
+    }
+    if let head, head.isObserved {
+      reportFallback(Key.self, valueType: Key.Value.self, in: head)
+    }
+    return sharedValue(Key.self)
+  }
+
+  /// The value of the box of `Key` that `Node.find` returned: a `Box<Key>`, or a
+  /// `LazyBox<Key.Value>`, since a box is found only under its own key and `lazy` checked the
+  /// value type of the key it declares.
   @inlinable
   static func overrideValue<Key: InjectionKey>(
     of node: Unmanaged<Node>,
     as key: Key.Type
   ) -> Key.Value {
-    let node = node.takeUnretainedValue()
-    if let box = node as? Box<Key> { return box.value }
-    return lazyValue(of: node, as: Key.Value.self)
+    node._withUnsafeGuaranteedRef { node in
+      if let box = node as? Box<Key> { return box.value }
+      return lazyValue(of: node, as: Key.Value.self)
+    }
   }
 
-  /// The value of `node`, a `LazyBox` of a `Value`, built on the first read.
-  @usableFromInline
+  /// The value of `node`, a `LazyBox<Value>`, built on the first read.
+  @usableFromInline @inline(never)
   static func lazyValue<Value: Sendable>(of node: Node, as type: Value.Type) -> Value {
-    (node as! LazyBox).value(as: Value.self)
+    unsafeDowncast(node, to: LazyBox<Value>.self).cell.read()
   }
 
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
@@ -33,7 +48,7 @@ extension InjectedValues {
   /// `sharedValue(_:)` once some key has a global value (`table` is the current table). The
   /// global value is copied out in a read section, without retaining its box (see
   /// `GlobalValues`).
-  @inlinable
+  @inlinable @inline(never)
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
     if let (box, section) = GlobalValues.beginReading(_key(Key.self), in: table) {
       let value = box._withUnsafeGuaranteedRef {
@@ -46,7 +61,7 @@ extension InjectedValues {
   }
 
   /// `Key.currentValue`, created as `creatingDefault(of:_:)` says.
-  @inlinable
+  @inlinable @inline(never)
   static func defaultValue<Key: InjectionKey>(of key: Key.Type) -> Key.Value {
     creatingDefault(of: Key.self) { Key.currentValue }
   }

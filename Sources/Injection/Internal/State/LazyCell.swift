@@ -41,8 +41,6 @@ protocol LazyScopeMember: AnyObject, Sendable {
   var description: String { get }
   /// The declaration, as messages name it: `lazy(Key) at File.swift:12`.
   var declaration: String { get }
-  /// The same declaration with a cell of its own, in a box declared at `site`, linked to `next`.
-  func redeclared(next: Node?, site: OverrideSite) -> LazyBox
   /// Starts the scope that took the declaration: reads build the value, seeing `chain`. `false`
   /// if another scope took it first.
   func open(seeing chain: Node?, in scope: LazyScope) -> Bool
@@ -60,6 +58,7 @@ protocol LazyScopeMember: AnyObject, Sendable {
 
 /// A value built on first use, once per scope, and torn down when the scope ends: what
 /// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are `LazyState`'s.
+@usableFromInline
 final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   // Safe: `state`, `value`, `scope` and `tornDown` are read and written only under `lock`; the
   // rest is immutable.
@@ -95,10 +94,6 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
-  func redeclared(next: Node?, site: OverrideSite) -> LazyBox {
-    LazyBox(LazyCell(key: key, site: site, make: make, teardown: teardown), next: next, site: site)
-  }
-
   // MARK: - Reading
 
   /// What a read does next, decided under the lock.
@@ -111,6 +106,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 
   /// The value: built on the first read, by that reader, while later readers wait for it. Every
   /// decision is made under the lock; the factory runs without it.
+  @usableFromInline
   func read() -> Value {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
@@ -273,12 +269,12 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 /// One override of a key by a value built on first use: a node of the chain whose value a
 /// `LazyCell` holds.
 @usableFromInline
-final class LazyBox: Node, @unchecked Sendable {
+final class LazyBox<Value: Sendable>: Node, LazyDeclaration, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types.
-  let cell: any LazyScopeMember
+  @usableFromInline let cell: LazyCell<Value>
   let site: OverrideSite
 
-  init<Value>(_ cell: LazyCell<Value>, next: Node?, site: OverrideSite) {
+  init(_ cell: LazyCell<Value>, next: Node?, site: OverrideSite) {
     self.cell = cell
     self.site = site
     super.init(
@@ -290,22 +286,18 @@ final class LazyBox: Node, @unchecked Sendable {
     )
   }
 
-  private init(_ box: LazyBox, next: Node?, site: OverrideSite) {
-    cell = box.cell
-    self.site = site
-    super.init(key: box.key, kind: .box, next: next, layer: site.layer, depth: site.depth)
-  }
+  var member: any LazyScopeMember { cell }
 
-  /// The value, of type `Value`, built on the first read.
-  @usableFromInline
-  func value<Value: Sendable>(as type: Value.Type) -> Value {
-    // A node is found only under its own key, and the value type of that key's cells is the
-    // key's `Value`, which `lazy` checked against the accessor's.
-    (cell as! LazyCell<Value>).read()
+  func redeclared(next: Node?, site: OverrideSite) -> any LazyDeclaration {
+    LazyBox(
+      LazyCell(key: cell.key, site: site, make: cell.make, teardown: cell.teardown),
+      next: next,
+      site: site
+    )
   }
 
   override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
-    LazyBox(self, next: next, site: site ?? self.site)
+    LazyBox(cell, next: next, site: site ?? self.site)
   }
 
   override var overrideKey: (any InjectionKey.Type)? { cell.key }
@@ -313,6 +305,13 @@ final class LazyBox: Node, @unchecked Sendable {
   override var overrideDescription: (value: String, site: OverrideSite)? {
     (cell.description, site)
   }
+}
+
+/// A `LazyBox` of any value type, as the scope that opens it sees it.
+protocol LazyDeclaration: Node {
+  var member: any LazyScopeMember { get }
+  /// The same declaration with a cell of its own, in a box declared at `site`, linked to `next`.
+  func redeclared(next: Node?, site: OverrideSite) -> any LazyDeclaration
 }
 
 /// The values built on first use that one scope opened, and the order in which their builds

@@ -6,7 +6,7 @@ extension InjectedValues {
   static let taskValues = TaskLocal<TaskValues>(wrappedValue: TaskValues(chain: nil))
 
   /// The chain of the current task's overrides.
-  @inlinable
+  @inlinable @inline(__always)
   static var taskHead: Node? {
     let values = taskValues.get()
     if let builder = values.builder { return builder.chain }
@@ -16,7 +16,7 @@ extension InjectedValues {
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default or a value built on first use, or probes an accessor (see
   /// `ContextFrame`). Inside an update closure, the values it has built so far.
-  @inlinable
+  @inlinable @inline(__always)
   static var _visibleHead: Node? {
     if let frame = ContextFrame.top { return head(seenIn: frame) }
     return taskHead
