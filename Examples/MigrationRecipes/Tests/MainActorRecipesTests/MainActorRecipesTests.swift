@@ -74,4 +74,27 @@ struct MainActorRecipesTests {
     #expect(price == InjectedValues[\.priceFormatter].format(2.5))
     #expect(InjectedValues[\.priceFormatter].formattedCount == 2)
   }
+
+  @Test(
+    "A nil default and a composition of protocols are key values",
+    .injecting {
+      $0.videoClient = VideoClient(token: "mock")
+      $0.feed = MockFeed()
+    }
+  )
+  func keyValues() {
+    #expect(InjectedValues[\.videoClient]?.token == "mock")
+    #expect(InjectedValues[\.feed].load() == ["mock"])
+    withInjectedValues {
+      $0 = .empty
+    } operation: {
+      #expect(InjectedValues[\.videoClient] == nil)
+      #expect(InjectedValues[\.feed].load() == ["live"])
+    }
+  }
+}
+
+struct MockFeed: FeedLoading, FeedCaching {
+  func load() -> [String] { ["mock"] }
+  func cached() -> [String] { ["cached mock"] }
 }

@@ -180,4 +180,35 @@ struct RecipesTests {
       #expect(offMain == expected)
     }
   }
+
+  @Test("A nil default: code that assigned the key sets and resets the global value")
+  func optionalKey() async {
+    #expect(InjectedValues[\.videoClient] == nil)
+    VideoSession.logIn(token: "t1")
+    let offMain = await Task.detached { InjectedValues[\.videoClient]?.token }.value
+    #expect(offMain == "t1")
+    await withInjectedValues {
+      $0.videoClient = VideoClient(token: "mock")
+    } operation: {
+      #expect(InjectedValues[\.videoClient]?.token == "mock")
+    }
+    VideoSession.logOut()
+    #expect(InjectedValues[\.videoClient] == nil)
+  }
+
+  @Test(
+    "A composition with one Sendable member is a key's value, read on any thread",
+    .injecting { $0.feed = MockFeed() }
+  )
+  func protocolComposition() async {
+    #expect(InjectedValues[\.feed].load() == ["mock"])
+    #expect(InjectedValues[\.feed].cached() == ["cached mock"])
+    let unscoped = await Task.detached { InjectedValues[\.feed].load() }.value
+    #expect(unscoped == ["live"])
+  }
+}
+
+struct MockFeed: FeedLoading, FeedCaching {
+  func load() -> [String] { ["mock"] }
+  func cached() -> [String] { ["cached mock"] }
 }
