@@ -90,3 +90,32 @@ extension InjectedValues {
     set { self[CartStoreKey.self] = newValue }
   }
 }
+
+// A main-actor class whose initializer takes a class that is not `Sendable`, as the default of a
+// main-actor key: it compiles as it is, initializer and all.
+final class EventDispatcher {
+  private(set) var sent: [String] = []
+
+  func send(_ event: String) { sent.append(event) }
+}
+
+final class Analytics {
+  let dispatcher: EventDispatcher
+
+  init(dispatcher: EventDispatcher) {
+    self.dispatcher = dispatcher
+  }
+
+  func track(_ event: String) { dispatcher.send(event) }
+}
+
+private struct AnalyticsKey: InjectionKey {
+  static let currentValue = Analytics(dispatcher: EventDispatcher())
+}
+
+extension InjectedValues {
+  var analytics: Analytics {
+    get { self[AnalyticsKey.self] }
+    set { self[AnalyticsKey.self] = newValue }
+  }
+}

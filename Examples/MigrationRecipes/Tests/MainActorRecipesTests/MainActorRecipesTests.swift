@@ -75,6 +75,18 @@ struct MainActorRecipesTests {
     #expect(InjectedValues[\.priceFormatter].formattedCount == 2)
   }
 
+  @Test("A main-actor class takes a class that is not Sendable in its initializer, as it is")
+  func nonSendableMembers() {
+    let dispatcher = EventDispatcher()
+    withInjectedValues {
+      $0.analytics = Analytics(dispatcher: dispatcher)
+    } operation: {
+      InjectedValues[\.analytics].track("opened")
+    }
+    #expect(dispatcher.sent == ["opened"])
+    #expect(InjectedValues[\.analytics].dispatcher !== dispatcher)
+  }
+
   @Test(
     "A nil default and a composition of protocols are key values",
     .injecting {

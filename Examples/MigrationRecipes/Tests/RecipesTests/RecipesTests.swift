@@ -181,6 +181,19 @@ struct RecipesTests {
     }
   }
 
+  @Test("A main-actor key creates a class that holds what is not Sendable, on the main actor")
+  @MainActor
+  func mainActorKeyForNonSendableMembers() {
+    let dispatcher = EventDispatcher()
+    withInjectedValues {
+      $0.analytics = Analytics(dispatcher: dispatcher)
+    } operation: {
+      InjectedValues[\.analytics].track("opened")
+    }
+    #expect(dispatcher.sent == ["opened"])
+    #expect(InjectedValues[\.analytics].dispatcher !== dispatcher)
+  }
+
   @Test("A nil default: code that assigned the key sets and resets the global value")
   func optionalKey() async {
     #expect(InjectedValues[\.videoClient] == nil)
