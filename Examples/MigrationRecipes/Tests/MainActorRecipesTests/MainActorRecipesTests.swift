@@ -1,3 +1,4 @@
+import Foundation  // Data
 import Injection
 import InjectionTesting
 import Testing
@@ -103,6 +104,18 @@ struct MainActorRecipesTests {
       #expect(InjectedValues[\.videoClient] == nil)
       #expect(InjectedValues[\.feed].load() == ["live"])
     }
+  }
+
+  @Test(
+    "A cache that locks itself, and a collection behind a lock, are used off the main actor",
+    .injecting {
+      $0.imageDataCache = ImageDataCache()
+      $0.observerRegistry = ObserverRegistry()
+    }
+  )
+  func lockedMembers() async {
+    #expect(await registerObservers(50) == 50)
+    #expect(InjectedValues[\.imageDataCache].data(for: "7") == Data([7]))
   }
 }
 

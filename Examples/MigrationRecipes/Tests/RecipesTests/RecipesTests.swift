@@ -1,3 +1,4 @@
+import Foundation  // Data
 import Injection
 import InjectionTesting
 import Testing
@@ -218,6 +219,29 @@ struct RecipesTests {
     #expect(InjectedValues[\.feed].cached() == ["cached mock"])
     let unscoped = await Task.detached { InjectedValues[\.feed].load() }.value
     #expect(unscoped == ["live"])
+  }
+
+  @Test(
+    "A cache that locks itself, and a collection behind a lock, take concurrent writes",
+    .injecting {
+      $0.imageDataCache = ImageDataCache()
+      $0.observerRegistry = ObserverRegistry()
+    }
+  )
+  func lockedMembers() async {
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          let registry = InjectedValues[\.observerRegistry]
+          registry.add("observer \(index)")
+          if index.isMultiple(of: 2) { registry.remove("observer \(index)") }
+          InjectedValues[\.imageDataCache].store(Data([UInt8(index)]), for: "\(index)")
+        }
+      }
+    }
+    #expect(InjectedValues[\.observerRegistry].count == 50)
+    #expect(InjectedValues[\.imageDataCache].data(for: "42") == Data([42]))
+    #expect(InjectedValues[\.imageDataCache].data(for: "missing") == nil)
   }
 }
 
