@@ -76,6 +76,15 @@ struct MainActorRecipesTests {
     #expect(InjectedValues[\.priceFormatter].formattedCount == 2)
   }
 
+  @Test(
+    "Subclasses of a generic base class are main-actor defaults and mocks as they are",
+    .injecting { $0.roleStore = RoleStore() }
+  )
+  func genericBaseClasses() {
+    InjectedValues[\.roleStore].add(Role(name: "admin"))
+    #expect(InjectedValues[\.roleStore].roles() == [Role(name: "admin")])
+  }
+
   @Test("A main-actor class takes a class that is not Sendable in its initializer, as it is")
   func nonSendableMembers() {
     let dispatcher = EventDispatcher()

@@ -182,6 +182,24 @@ struct RecipesTests {
     }
   }
 
+  @Test(
+    "Subclasses of a generic base class, or stores that hold one, take concurrent writes",
+    arguments: [RoleStore(), ComposedRoleStore()] as [any RoleStoring]
+  )
+  func genericBaseClasses(store: any RoleStoring) async {
+    await withInjectedValues {
+      $0.roleStore = store
+    } operation: {
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<50 {
+          group.addTask { InjectedValues[\.roleStore].add(Role(name: "role \(index)")) }
+        }
+      }
+    }
+    #expect(Set(store.roles().map(\.name)) == Set((0..<50).map { "role \($0)" }))
+    #expect(InjectedValues[\.roleStore].roles().isEmpty, "the default, outside the scope")
+  }
+
   @Test("A main-actor key creates a class that holds what is not Sendable, on the main actor")
   @MainActor
   func mainActorKeyForNonSendableMembers() {
