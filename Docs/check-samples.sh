@@ -16,6 +16,12 @@
 #   the same unit, plus every block that names no unit. A page whose samples show two worlds
 #   with clashing names (the plain-Swift server and the Hummingbird one in Docs/Servers.md)
 #   gives each its unit.
+# - In README.md and the guides, a block is a whole file, which compiles on its own, imports
+#   included, or a fragment, whose first line is a comment that says so (`// Fragment: …`). Each
+#   whole file is also compiled alone. Pages in `unmarked` below do not mark their fragments
+#   yet, so their blocks are compiled with their page only.
+# - Docs/GettingStarted.md is left to Docs/check-getting-started.sh, which builds its blocks as
+#   the files of a package, as a reader would, and runs its test.
 # - Docs/Stubs/*.swift are stand-ins for packages that cannot be fetched here (Hummingbird and
 #   the HTTP types it re-exports): each is compiled into a module of its own name, which the
 #   samples import as they would the real package. They declare only the shapes the samples
@@ -43,6 +49,8 @@ done
 python3 - "$work" README.md Docs/*.md Sources/*/*.docc <<'PY'
 import glob, os, re, sys
 work, paths = sys.argv[1], sys.argv[2:]
+unmarked = {"Docs/Lifetimes.md", "Docs/Rules.md", "Docs/Testing.md"}
+fragment = re.compile(r"\s*//.*\bfragment\b", re.IGNORECASE)
 
 def pages(path):
     """The Markdown files that make one module: a page, or a catalog's articles."""
@@ -53,6 +61,8 @@ def pages(path):
     return ([landing] if os.path.exists(landing) else []) + rest
 
 for path in paths:
+    if path == "Docs/GettingStarted.md":  # built as a package by Docs/check-getting-started.sh
+        continue
     lines, origins = [], []
     for page in pages(path):
         page_lines = open(page, encoding="utf-8").read().split("\n")
@@ -85,21 +95,38 @@ for path in paths:
             for (page, line), body, block_unit in sources:
                 if block_unit in (None, unit):
                     out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n#sourceLocation()\n')
+    # Whole files, each compiled alone; a fragment is compiled with its page only.
+    wholes = 0
+    if path.endswith(".md") and path not in unmarked:
+        for index, ((page, line), body, _) in enumerate(sources):
+            if fragment.match(body.lstrip("\n").split("\n")[0]):
+                continue
+            wholes += 1
+            directory = os.path.join(work, f"{name}_whole{index}")
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "main.swift"), "w") as out:
+                out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n#sourceLocation()\n')
     for index, ((page, line), body, _) in enumerate(manifests):
         directory = os.path.join(work, f"{name}_manifest{index}")
         os.makedirs(directory, exist_ok=True)
         with open(os.path.join(directory, "Package.swift"), "w") as out:
             out.write(f'#sourceLocation(file: "{page}", line: {line})\n{body}\n')
     shown = f", units {', '.join(units)}" if units != [None] else ""
-    print(f"{path}: {len(sources)} Swift blocks{shown}, {len(manifests)} manifests, {skipped} untested")
+    print(f"{path}: {len(sources)} Swift blocks{shown} ({wholes} whole files), "
+          f"{len(manifests)} manifests, {skipped} untested")
 PY
 
 status=0
 for directory in "$work"/*/; do
   if [ -f "$directory/main.swift" ]; then
-    swiftc -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$modules" -I "$stubs" \
-      "${cmodule[@]}" -module-name DocSample \
-      "$directory/main.swift" || status=1
+    if ! swiftc -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$modules" \
+      -I "$stubs" "${cmodule[@]}" -module-name DocSample "$directory/main.swift"; then
+      status=1
+      if [[ "$directory" == *_whole*/ ]]; then
+        echo "note: the block above was compiled alone: a block that is not a whole file, with" \
+          "its imports, starts with a comment that says it is a fragment (// Fragment: …)" >&2
+      fi
+    fi
   else
     swiftc -swift-version 6 -emit-sil -o /dev/null -I "$toolchain/lib/swift/pm/ManifestAPI" \
       -package-description-version 6.0 -module-name Manifest "$directory/Package.swift" || status=1

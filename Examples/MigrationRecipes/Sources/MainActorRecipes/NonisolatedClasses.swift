@@ -1,7 +1,7 @@
 // Classes whose state is shared across threads, in a module isolated to the main actor by
 // default. Without `nonisolated`, such a class is a main-actor class: its lock would guard
 // nothing the main actor does not, and code off the main actor would have to await it.
-import Foundation  // NSLock
+import Foundation  // NSCache, NSData, NSLock
 import Injection
 
 nonisolated final class PriceFormatter: @unchecked Sendable {
@@ -48,6 +48,43 @@ nonisolated final class MirrorUploader: Uploader, @unchecked Sendable {
   override func destination(for name: String) -> String { "\(mirrorURL)/\(name)" }
 }
 
+// A cache that locks itself, and a collection behind the class's lock, as without default
+// isolation (`Recipes/LockedMembers.swift`); `nonisolated`, so that any thread may use them.
+nonisolated final class ImageDataCache: @unchecked Sendable {
+  // Safe: `cache` locks itself, its limit is set only in `init`, and its values are immutable.
+  private let cache = NSCache<NSString, NSData>()
+
+  init(countLimit: Int = 100) {
+    cache.countLimit = countLimit
+  }
+
+  func data(for name: String) -> Data? {
+    cache.object(forKey: name as NSString).map { Data(referencing: $0) }
+  }
+
+  func store(_ data: Data, for name: String) {
+    cache.setObject(data as NSData, forKey: name as NSString)
+  }
+}
+
+nonisolated final class ObserverRegistry: @unchecked Sendable {
+  // Safe: `observers` is read and written only while holding `lock`.
+  private let lock = NSLock()
+  private var observers: Set<String> = []
+
+  func add(_ id: String) { lock.withLock { _ = observers.insert(id) } }
+  func remove(_ id: String) { lock.withLock { _ = observers.remove(id) } }
+  var count: Int { lock.withLock { observers.count } }
+}
+
+nonisolated private struct ImageDataCacheKey: InjectionKey {
+  static let currentValue = ImageDataCache()
+}
+
+nonisolated private struct ObserverRegistryKey: InjectionKey {
+  static let currentValue = ObserverRegistry()
+}
+
 nonisolated private struct PriceFormatterKey: InjectionKey {
   static let currentValue = PriceFormatter()
 }
@@ -66,6 +103,30 @@ nonisolated extension InjectedValues {
     get { self[UploaderKey.self] }
     set { self[UploaderKey.self] = newValue }
   }
+
+  var imageDataCache: ImageDataCache {
+    get { self[ImageDataCacheKey.self] }
+    set { self[ImageDataCacheKey.self] = newValue }
+  }
+
+  var observerRegistry: ObserverRegistry {
+    get { self[ObserverRegistryKey.self] }
+    set { self[ObserverRegistryKey.self] = newValue }
+  }
+}
+
+// Off the main actor, many tasks at once: each registers an observer and caches its data.
+@concurrent
+func registerObservers(_ count: Int) async -> Int {
+  await withTaskGroup(of: Void.self) { group in
+    for index in 0..<count {
+      group.addTask {
+        InjectedValues[\.observerRegistry].add("observer \(index)")
+        InjectedValues[\.imageDataCache].store(Data([UInt8(index % 256)]), for: "\(index)")
+      }
+    }
+  }
+  return InjectedValues[\.observerRegistry].count
 }
 
 // Read off the main actor, in the caller's task: no `await` for the services' methods.

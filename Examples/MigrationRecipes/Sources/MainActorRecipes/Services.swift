@@ -90,3 +90,66 @@ extension InjectedValues {
     set { self[CartStoreKey.self] = newValue }
   }
 }
+
+// Subclasses of a generic base class, as the default of a main-actor key: main-actor classes are
+// `Sendable`, subclasses included, so they compile as they are.
+struct Role: Sendable, Equatable {
+  let name: String
+}
+
+protocol RoleStoring: Sendable {
+  func add(_ role: Role)
+  func roles() -> [Role]
+}
+
+class RecordStore<Record> {
+  private var records: [Record] = []
+
+  func insert(_ record: Record) { records.append(record) }
+  func fetchAll() -> [Record] { records }
+}
+
+final class RoleStore: RecordStore<Role>, RoleStoring {
+  func add(_ role: Role) { insert(role) }
+  func roles() -> [Role] { fetchAll() }
+}
+
+private struct RoleStoreKey: InjectionKey {
+  static let currentValue: any RoleStoring = RoleStore()
+}
+
+extension InjectedValues {
+  var roleStore: any RoleStoring {
+    get { self[RoleStoreKey.self] }
+    set { self[RoleStoreKey.self] = newValue }
+  }
+}
+
+// A main-actor class whose initializer takes a class that is not `Sendable`, as the default of a
+// main-actor key: it compiles as it is, initializer and all.
+final class EventDispatcher {
+  private(set) var sent: [String] = []
+
+  func send(_ event: String) { sent.append(event) }
+}
+
+final class Analytics {
+  let dispatcher: EventDispatcher
+
+  init(dispatcher: EventDispatcher) {
+    self.dispatcher = dispatcher
+  }
+
+  func track(_ event: String) { dispatcher.send(event) }
+}
+
+private struct AnalyticsKey: InjectionKey {
+  static let currentValue = Analytics(dispatcher: EventDispatcher())
+}
+
+extension InjectedValues {
+  var analytics: Analytics {
+    get { self[AnalyticsKey.self] }
+    set { self[AnalyticsKey.self] = newValue }
+  }
+}

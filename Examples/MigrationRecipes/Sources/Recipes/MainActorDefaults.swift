@@ -92,3 +92,44 @@ extension InjectedValues {
     set { self[ThemeStoreKey.self] = newValue }
   }
 }
+
+// A `nonisolated init` may not set a main-actor class's `let` to a value that is not `Sendable`,
+// even one it is given: "main actor-isolated property 'dispatcher' can not be mutated from a
+// nonisolated context". If the value's class cannot become `Sendable`, the key becomes a
+// main-actor key: three edits (the conformance, the `static let`, the accessor) instead of one.
+
+/// Sends analytics events; a class with mutable state and no lock, so not `Sendable`.
+final class EventDispatcher {
+  private(set) var sent: [String] = []
+
+  func send(_ event: String) { sent.append(event) }
+}
+
+@MainActor
+final class Analytics {
+  let dispatcher: EventDispatcher
+
+  // Before: as it is, with a plain key; `nonisolated` here gives the error above.
+  init(dispatcher: EventDispatcher) {
+    self.dispatcher = dispatcher
+  }
+
+  func track(_ event: String) { dispatcher.send(event) }
+}
+
+// Before:
+// private struct AnalyticsKey: InjectionKey {
+//   static let currentValue = Analytics(dispatcher: EventDispatcher())
+// }
+private struct AnalyticsKey: @MainActor InjectionKey {
+  @MainActor static let currentValue = Analytics(dispatcher: EventDispatcher())
+}
+
+// Before: extension InjectedValues {
+@MainActor
+extension InjectedValues {
+  var analytics: Analytics {
+    get { self[AnalyticsKey.self] }
+    set { self[AnalyticsKey.self] = newValue }
+  }
+}

@@ -1,3 +1,4 @@
+import Foundation  // Data
 import Injection
 import InjectionTesting
 import Testing
@@ -74,4 +75,60 @@ struct MainActorRecipesTests {
     #expect(price == InjectedValues[\.priceFormatter].format(2.5))
     #expect(InjectedValues[\.priceFormatter].formattedCount == 2)
   }
+
+  @Test(
+    "Subclasses of a generic base class are main-actor defaults and mocks as they are",
+    .injecting { $0.roleStore = RoleStore() }
+  )
+  func genericBaseClasses() {
+    InjectedValues[\.roleStore].add(Role(name: "admin"))
+    #expect(InjectedValues[\.roleStore].roles() == [Role(name: "admin")])
+  }
+
+  @Test("A main-actor class takes a class that is not Sendable in its initializer, as it is")
+  func nonSendableMembers() {
+    let dispatcher = EventDispatcher()
+    withInjectedValues {
+      $0.analytics = Analytics(dispatcher: dispatcher)
+    } operation: {
+      InjectedValues[\.analytics].track("opened")
+    }
+    #expect(dispatcher.sent == ["opened"])
+    #expect(InjectedValues[\.analytics].dispatcher !== dispatcher)
+  }
+
+  @Test(
+    "A nil default and a composition of protocols are key values",
+    .injecting {
+      $0.videoClient = VideoClient(token: "mock")
+      $0.feed = MockFeed()
+    }
+  )
+  func keyValues() {
+    #expect(InjectedValues[\.videoClient]?.token == "mock")
+    #expect(InjectedValues[\.feed].load() == ["mock"])
+    withInjectedValues {
+      $0 = .empty
+    } operation: {
+      #expect(InjectedValues[\.videoClient] == nil)
+      #expect(InjectedValues[\.feed].load() == ["live"])
+    }
+  }
+
+  @Test(
+    "A cache that locks itself, and a collection behind a lock, are used off the main actor",
+    .injecting {
+      $0.imageDataCache = ImageDataCache()
+      $0.observerRegistry = ObserverRegistry()
+    }
+  )
+  func lockedMembers() async {
+    #expect(await registerObservers(50) == 50)
+    #expect(InjectedValues[\.imageDataCache].data(for: "7") == Data([7]))
+  }
+}
+
+struct MockFeed: FeedLoading, FeedCaching {
+  func load() -> [String] { ["mock"] }
+  func cached() -> [String] { ["cached mock"] }
 }

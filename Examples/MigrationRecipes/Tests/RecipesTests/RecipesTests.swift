@@ -1,3 +1,4 @@
+import Foundation  // Data
 import Injection
 import InjectionTesting
 import Testing
@@ -180,4 +181,89 @@ struct RecipesTests {
       #expect(offMain == expected)
     }
   }
+
+  @Test(
+    "Subclasses of a generic base class, or stores that hold one, take concurrent writes",
+    arguments: [RoleStore(), ComposedRoleStore()] as [any RoleStoring]
+  )
+  func genericBaseClasses(store: any RoleStoring) async {
+    await withInjectedValues {
+      $0.roleStore = store
+    } operation: {
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<50 {
+          group.addTask { InjectedValues[\.roleStore].add(Role(name: "role \(index)")) }
+        }
+      }
+    }
+    #expect(Set(store.roles().map(\.name)) == Set((0..<50).map { "role \($0)" }))
+    #expect(InjectedValues[\.roleStore].roles().isEmpty, "the default, outside the scope")
+  }
+
+  @Test("A main-actor key creates a class that holds what is not Sendable, on the main actor")
+  @MainActor
+  func mainActorKeyForNonSendableMembers() {
+    let dispatcher = EventDispatcher()
+    withInjectedValues {
+      $0.analytics = Analytics(dispatcher: dispatcher)
+    } operation: {
+      InjectedValues[\.analytics].track("opened")
+    }
+    #expect(dispatcher.sent == ["opened"])
+    #expect(InjectedValues[\.analytics].dispatcher !== dispatcher)
+  }
+
+  @Test("A nil default: code that assigned the key sets and resets the global value")
+  func optionalKey() async {
+    #expect(InjectedValues[\.videoClient] == nil)
+    VideoSession.logIn(token: "t1")
+    let offMain = await Task.detached { InjectedValues[\.videoClient]?.token }.value
+    #expect(offMain == "t1")
+    await withInjectedValues {
+      $0.videoClient = VideoClient(token: "mock")
+    } operation: {
+      #expect(InjectedValues[\.videoClient]?.token == "mock")
+    }
+    VideoSession.logOut()
+    #expect(InjectedValues[\.videoClient] == nil)
+  }
+
+  @Test(
+    "A composition with one Sendable member is a key's value, read on any thread",
+    .injecting { $0.feed = MockFeed() }
+  )
+  func protocolComposition() async {
+    #expect(InjectedValues[\.feed].load() == ["mock"])
+    #expect(InjectedValues[\.feed].cached() == ["cached mock"])
+    let unscoped = await Task.detached { InjectedValues[\.feed].load() }.value
+    #expect(unscoped == ["live"])
+  }
+
+  @Test(
+    "A cache that locks itself, and a collection behind a lock, take concurrent writes",
+    .injecting {
+      $0.imageDataCache = ImageDataCache()
+      $0.observerRegistry = ObserverRegistry()
+    }
+  )
+  func lockedMembers() async {
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          let registry = InjectedValues[\.observerRegistry]
+          registry.add("observer \(index)")
+          if index.isMultiple(of: 2) { registry.remove("observer \(index)") }
+          InjectedValues[\.imageDataCache].store(Data([UInt8(index)]), for: "\(index)")
+        }
+      }
+    }
+    #expect(InjectedValues[\.observerRegistry].count == 50)
+    #expect(InjectedValues[\.imageDataCache].data(for: "42") == Data([42]))
+    #expect(InjectedValues[\.imageDataCache].data(for: "missing") == nil)
+  }
+}
+
+struct MockFeed: FeedLoading, FeedCaching {
+  func load() -> [String] { ["mock"] }
+  func cached() -> [String] { ["cached mock"] }
 }
