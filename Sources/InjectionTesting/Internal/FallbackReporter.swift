@@ -19,6 +19,9 @@ import Testing
 /// callback bound to this test's values) waits until the test's scope ends and is recorded
 /// there, still attributed to this test. A read made after the test has ended is recorded in no
 /// test: it prints a warning that names this test instead.
+///
+/// Every report, issue or warning, goes out through `deliver(_:)`, where this module's own tests
+/// catch it with `reportHandler`.
 final class FallbackReporter: InjectionFallbackObserver {
   /// The keys that may fall back without an issue.
   let allowed: Set<ObjectIdentifier>
@@ -44,18 +47,36 @@ final class FallbackReporter: InjectionFallbackObserver {
     let readOutsideTest: Bool
   }
 
-  /// Where warnings about issues found after the test ended go: standard output, or a test's log.
-  private let warn: @Sendable (String) -> Void
+  /// One report of strict mode: a test issue, or a warning printed because its test had ended.
+  struct Report: Sendable {
+    /// The issue's comment, or the whole line of the warning.
+    let text: String
+    /// The strict test's declaration, where an issue is attributed.
+    let sourceLocation: SourceLocation
+    /// Whether the report is a printed warning rather than a test issue.
+    let isWarning: Bool
+  }
 
-  init(
-    allowing allowed: Set<ObjectIdentifier>,
-    test: Test,
-    warn: @escaping @Sendable (String) -> Void = { print($0) }
-  ) {
-    self.warn = warn
+  /// Receives the reports made in this task, and the tasks it starts, instead of Swift Testing
+  /// and standard output: the hook through which this module's own tests observe strict mode.
+  ///
+  /// `nil` in every other test, so that issues are recorded and warnings printed.
+  @TaskLocal static var reportHandler: (@Sendable (Report) -> Void)?
+
+  convenience init(allowing allowed: Set<ObjectIdentifier>, test: Test) {
+    self.init(
+      allowing: allowed,
+      testName: test.displayName ?? test.name,
+      sourceLocation: test.sourceLocation
+    )
+  }
+
+  /// A reporter for the test named `testName`, declared at `sourceLocation`: for a process with
+  /// no current test, such as an exit test's.
+  init(allowing allowed: Set<ObjectIdentifier>, testName: String, sourceLocation: SourceLocation) {
     self.allowed = allowed
-    self.testName = test.displayName ?? test.name
-    self.sourceLocation = test.sourceLocation
+    self.testName = testName
+    self.sourceLocation = sourceLocation
   }
 
   func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool) {
@@ -149,17 +170,29 @@ final class FallbackReporter: InjectionFallbackObserver {
   }
 
   private func record(_ message: String) {
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    deliver(Report(text: message, sourceLocation: sourceLocation, isWarning: false))
   }
 
   /// Prints a warning for an issue found after the test ended: recording it would attribute it
   /// to whatever test runs now.
   private func warnAfterEnd(_ message: String) {
-    warn(
+    let line =
       "warning: \(message) This happened after the strict test \"\(testName)\" "
-        + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
-        + "(for example in a callback bound to them), so it is recorded in no test."
-    )
+      + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
+      + "(for example in a callback bound to them), so it is recorded in no test."
+    deliver(Report(text: line, sourceLocation: sourceLocation, isWarning: true))
+  }
+
+  /// Hands `report` to this task's `reportHandler` if it has one; otherwise records it as an
+  /// issue of the strict test, or prints it.
+  private func deliver(_ report: Report) {
+    if let handler = Self.reportHandler {
+      handler(report)
+    } else if report.isWarning {
+      print(report.text)
+    } else {
+      Issue.record(Comment(rawValue: report.text), sourceLocation: report.sourceLocation)
+    }
   }
 
   /// The text of the issue: the key, where its value came from, and how to fix it.
