@@ -71,6 +71,17 @@ struct DocCommentExamplesTests {
   }
 }
 
+// Mirrors the doc comment of `Trait.strictInjection(allowing:)`, the form for main-actor
+// accessors (`cartBadge` is declared in TestingGuideTests.swift).
+@MainActor  // as every type of a test target with default main-actor isolation is
+@Suite("Cart badge, strictly")
+struct StrictCartBadgeTests {
+  @Test("Reads the live badge", .strictInjection(allowing: \.cartBadge))
+  func readsTheLiveBadge() {
+    _ = InjectedValues[\.cartBadge]  // no issue: allowed
+  }
+}
+
 // `InjectingTrait.isRecursive`: the trait reaches the tests of nested suites.
 @Suite("Outer", .injecting { $0.count = 1 })
 struct OuterTests {
