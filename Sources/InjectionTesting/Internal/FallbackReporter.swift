@@ -8,7 +8,11 @@ import Testing
 #endif
 
 /// The observer behind ``StrictInjectionTrait``: it records one test issue per key that a
-/// strict test reads without an override, and one per global value the test changes.
+/// strict test reads without an override, and one per global value the test sets.
+///
+/// Removing global values (`resetGlobal`, `resetAllGlobals`) is not reported: it brings back the
+/// defaults, which is how a test cleans up after a global write, and it cannot make a test use a
+/// value another test set.
 ///
 /// The core calls it on the thread that reads or writes. Code running for the test case's own
 /// task or one of the tasks it starts runs inside `whileRunning(_:)`, which marks the task as
@@ -97,10 +101,8 @@ final class FallbackReporter: InjectionFallbackObserver {
   }
 
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
-    report(
-      Self.message(forGlobalChangeOf: key.map { Self.name(of: $0) }, removed: removed),
-      onTestTask: isRunningHere
-    )
+    guard let key, !removed else { return }
+    report(Self.message(forGlobalWriteOf: Self.name(of: key)), onTestTask: isRunningHere)
   }
 
   /// The reporter whose test case the current task runs, if any.
@@ -210,16 +212,10 @@ final class FallbackReporter: InjectionFallbackObserver {
     return text
   }
 
-  /// The text of the issue for a global change: the key, and why it matters.
-  static func message(forGlobalChangeOf keyName: String?, removed: Bool) -> String {
-    let what: String
-    switch (keyName, removed) {
-    case (let key?, false): what = "set the global value of \(key)"
-    case (let key?, true): what = "removed the global value of \(key)"
-    case (nil, _): what = "removed every global value (resetAllGlobals)"
-    }
-    return "Strict injection: this test \(what). The change is visible to every test in the "
-      + "process, including tests running in parallel. Override dependencies for this test with "
-      + ".injecting { … } or withInjectedValues instead."
+  /// The text of the issue for a global write: the key, and why it matters.
+  static func message(forGlobalWriteOf keyName: String) -> String {
+    "Strict injection: this test set the global value of \(keyName). The change is visible to "
+      + "every test in the process, including tests running in parallel. Override dependencies "
+      + "for this test with .injecting { … } or withInjectedValues instead."
   }
 }
