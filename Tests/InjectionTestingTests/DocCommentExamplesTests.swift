@@ -73,7 +73,7 @@ struct DocCommentExamplesTests {
 
 // Mirrors the doc comment of `Trait.strictInjection(allowing:)`, the form for main-actor
 // accessors (`cartBadge` is declared in TestingGuideTests.swift).
-@MainActor  // as every type of a test target with default main-actor isolation is
+@MainActor  // implied in a target with default main-actor isolation
 @Suite("Cart badge, strictly")
 struct StrictCartBadgeTests {
   @Test("Reads the live badge", .strictInjection(allowing: \.cartBadge))

@@ -149,13 +149,9 @@ struct StrictProfileTests {
 // Mirrors Docs/Testing.md, "Strict mode", second Swift block.
 @Suite("Profile defaults")
 struct ProfileDefaultsTests {
-  @Test("Falls back to the live API without a mock", .strictInjection(allowing: \.logger))
-  func fallsBackToTheLiveAPI() async throws {
-    try await withKnownIssue {
-      _ = try await ProfileModel().title(forUser: 1)
-    } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("APIKey has no override") }
-    }
+  @Test("Uses the live API", .strictInjection(allowing: \.api, \.logger))
+  func usesTheLiveAPI() async throws {
+    #expect(try await ProfileModel().title(forUser: 1) == "Profile of user 1")
   }
 }
 
