@@ -148,7 +148,7 @@ extension Trait where Self == StrictInjectionTrait {
   /// behind the accessor may stay private to the app:
   ///
   /// ```swift
-  /// @MainActor  // as every type of a test target with default main-actor isolation is
+  /// @MainActor  // implied in a target with default main-actor isolation
   /// @Suite("Cart badge, strictly")
   /// struct StrictCartBadgeTests {
   ///   @Test("Reads the live badge", .strictInjection(allowing: \.cartBadge))

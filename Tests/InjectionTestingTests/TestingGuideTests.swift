@@ -155,6 +155,16 @@ struct ProfileDefaultsTests {
   }
 }
 
+// Mirrors Docs/Testing.md, "Main-actor accessors".
+@MainActor  // implied in a target with default main-actor isolation
+@Suite("Cart badge, live")
+struct LiveCartBadgeTests {
+  @Test("Starts empty", .strictInjection(allowing: \.cartBadge))
+  func startsEmpty() {
+    #expect(InjectedValues[\.cartBadge].count == 0)
+  }
+}
+
 // Mirrors Docs/Testing.md, "Reading provenance".
 @Suite("Profile provenance")
 struct ProfileProvenanceTests {
