@@ -336,7 +336,7 @@ struct StrictInjectionTests {
           )
         )
         let reports = Locked<[String]>([])
-        try await FallbackReporter.$reportHandler.withValue({ report in
+        try await FallbackReporter.withReportHandler({ report in
           reports.withLock { $0.append(report.text) }
         }) {
           defer { reporter.testEnded() }
@@ -408,7 +408,7 @@ struct StrictInjectionTests {
 
   // MARK: - What a test sees without the hook
 
-  // The other tests catch each report through `FallbackReporter.reportHandler`; these two check
+  // The other tests catch each report through `FallbackReporter.withReportHandler`; these two check
   // what a test sees without it: a Swift Testing issue, and a line on standard output.
 
   #if compiler(>=6.2)  // issue handling traits arrived in Swift 6.2

@@ -25,7 +25,7 @@ import Testing
 /// test: it prints a warning that names this test instead.
 ///
 /// Every report, issue or warning, goes out through `deliver(_:)`, where this module's own tests
-/// catch it with `reportHandler`.
+/// catch it with `withReportHandler(_:_:)`.
 final class FallbackReporter: InjectionFallbackObserver {
   /// The keys that may fall back without an issue.
   let allowed: Set<ObjectIdentifier>
@@ -65,7 +65,26 @@ final class FallbackReporter: InjectionFallbackObserver {
   /// and standard output: the hook through which this module's own tests observe strict mode.
   ///
   /// `nil` in every other test, so that issues are recorded and warnings printed.
-  @TaskLocal static var reportHandler: (@Sendable (Report) -> Void)?
+  @TaskLocal private static var reportHandler: (@Sendable (Report) -> Void)?
+
+  /// Runs `body` with `handler` receiving the reports made in its task and the tasks it starts,
+  /// instead of Swift Testing and standard output.
+  static func withReportHandler<Result>(
+    _ handler: @escaping @Sendable (Report) -> Void,
+    _ body: () throws -> Result
+  ) rethrows -> Result {
+    try $reportHandler.withValue(handler) { try body() }
+  }
+
+  /// Runs `body` with `handler` receiving the reports made in its task and the tasks it starts,
+  /// instead of Swift Testing and standard output.
+  static func withReportHandler<Result>(
+    _ handler: @escaping @Sendable (Report) -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $reportHandler.withValue(handler, operation: body, isolation: isolation)
+  }
 
   convenience init(allowing allowed: Set<ObjectIdentifier>, test: Test) {
     self.init(

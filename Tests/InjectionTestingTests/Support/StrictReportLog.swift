@@ -10,7 +10,7 @@ final class StrictReportLog: Sendable {
 
   /// Runs `body`, keeping the reports made in its task and the tasks it starts.
   func capture<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try FallbackReporter.$reportHandler.withValue(keep) { try body() }
+    try FallbackReporter.withReportHandler(keep, body)
   }
 
   /// Runs `body`, keeping the reports made in its task and the tasks it starts.
@@ -18,7 +18,7 @@ final class StrictReportLog: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Result
   ) async rethrows -> Result {
-    try await FallbackReporter.$reportHandler.withValue(keep, operation: body, isolation: isolation)
+    try await FallbackReporter.withReportHandler(keep, isolation: isolation, body)
   }
 
   private var keep: @Sendable (FallbackReporter.Report) -> Void {
