@@ -1,13 +1,13 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// SE-0466: every declaration is isolated to the main actor unless it says otherwise.
+let mainActorByDefault: [SwiftSetting] = [.defaultIsolation(MainActor.self)]
+
 // What a new app target is compiled with in Xcode 26: default main-actor isolation, and the two
 // upcoming features of its "Approachable Concurrency" setting.
 let appSettings: [SwiftSetting] =
-  [
-    // SE-0466: every declaration is isolated to the main actor unless it says otherwise.
-    .defaultIsolation(MainActor.self)
-  ]
+  mainActorByDefault
   + [
     // SE-0470: conformances of main-actor types are isolated to the main actor.
     "InferIsolatedConformances",
@@ -37,6 +37,17 @@ let package = Package(
         .product(name: "InjectionTesting", package: "Injection"),
       ],
       swiftSettings: appSettings
+    ),
+    // Tests with default main-actor isolation but without the upcoming features, as a target
+    // has that "Approachable Concurrency" leaves off.
+    .testTarget(
+      name: "MainActorOnlyTests",
+      dependencies: [
+        "MainActorApp",
+        .product(name: "Injection", package: "Injection"),
+        .product(name: "InjectionTesting", package: "Injection"),
+      ],
+      swiftSettings: mainActorByDefault
     ),
     // Tests of the same app in a target without default isolation, as many projects keep them.
     .testTarget(

@@ -5,7 +5,8 @@ public import Testing
 /// override, once per key.
 ///
 /// Create it with ``Testing/Trait/strictInjection`` or, to let harmless dependencies such as a
-/// clock fall back, with ``Testing/Trait/strictInjection(allowing:)``:
+/// clock fall back, with ``Testing/Trait/strictInjection(allowing:)-(KeyPath<InjectedValues,Value>Sendable)``
+/// (or, for accessors isolated to the main actor, ``Testing/Trait/strictInjection(allowing:)-(KeyPath<InjectedValues,Value>)``):
 ///
 /// ```swift
 /// @Test(
@@ -27,7 +28,8 @@ public import Testing
 /// Strict mode combines with ``InjectingTrait`` in either order. On a suite, it applies to
 /// every test in it and in its nested suites; a test's own allow-list adds to its suite's.
 /// When a test case starts, the getter of each allowed accessor runs once, on empty values, to
-/// find the keys it reads. Fallbacks read outside the test's task, by a detached task that
+/// find the keys it reads (a main-actor accessor's getter runs on the main actor, when the trait
+/// is created). Fallbacks read outside the test's task, by a detached task that
 /// re-entered a snapshot of its values, are recorded when the test case ends.
 public struct StrictInjectionTrait: TestTrait, SuiteTrait, TestScoping, StrictnessTrait {
   /// For each allowed accessor, finds the keys its getter reads.
@@ -122,7 +124,8 @@ extension Trait where Self == StrictInjectionTrait {
   /// ```
   ///
   /// Each accessor's getter runs once when a test case starts, to find the key it reads; a
-  /// read-only view allows the keys its getter reads.
+  /// read-only view allows the keys its getter reads. A key path to an accessor isolated to the
+  /// main actor is not `Sendable`: it selects the form that runs on the main actor.
   ///
   /// - Parameter keyPaths: The accessors on `InjectedValues` whose keys may fall back.
   /// - Returns: A trait for `@Test` or `@Suite`.
@@ -134,6 +137,43 @@ extension Trait where Self == StrictInjectionTrait {
       accessors.append { InjectedValues._keysRead(by: keyPath) }
     }
     return StrictInjectionTrait(allowedAccessors: accessors, allowedKeys: [])
+  }
+
+  /// Returns a strict-mode trait that lets the dependencies behind main-actor accessors fall
+  /// back.
+  ///
+  /// A key path to an accessor isolated to the main actor is not `Sendable`, so it selects this
+  /// form, which runs on the main actor: on suites and tests in a test target with default
+  /// main-actor isolation, and on the tests of a `@MainActor` suite in any target. The key
+  /// behind the accessor may stay private to the app:
+  ///
+  /// ```swift
+  /// @MainActor  // implied in a target with default main-actor isolation
+  /// @Suite("Cart badge, strictly")
+  /// struct StrictCartBadgeTests {
+  ///   @Test("Reads the live badge", .strictInjection(allowing: \.cartBadge))
+  ///   func readsTheLiveBadge() {
+  ///     _ = InjectedValues[\.cartBadge]  // no issue: allowed
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Each accessor's getter runs once, on the main actor, when Swift Testing creates the trait
+  /// (before the tests run), to find the keys it reads; the trait keeps those keys, never the
+  /// key paths. A key path that is `Sendable` selects the other form.
+  ///
+  /// - Parameter keyPaths: The accessors on `InjectedValues` whose keys may fall back, at least
+  ///   one of them isolated to the main actor.
+  /// - Returns: A trait for `@Test` or `@Suite`.
+  @MainActor
+  public static func strictInjection<each Value>(
+    allowing keyPaths: repeat KeyPath<InjectedValues, each Value>
+  ) -> Self {
+    var keys: Set<ObjectIdentifier> = []
+    for keyPath in repeat each keyPaths {
+      keys.formUnion(InjectedValues._keysRead(by: keyPath).map { ObjectIdentifier($0) })
+    }
+    return StrictInjectionTrait(allowedAccessors: [], allowedKeys: keys)
   }
 
   /// Returns a strict-mode trait that lets the dependencies that `keys` name fall back.

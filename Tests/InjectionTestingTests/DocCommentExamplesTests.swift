@@ -40,9 +40,11 @@ struct DocCommentExamplesTests {
   @Test("StrictInjectionTrait.provideScope(for:testCase:performing:) reports a fallback")
   func strictProvideScope() async throws {
     let trait: StrictInjectionTrait = .strictInjection
+    let log = StrictReportLog()
     try await trait.provideScope(for: Test.current!, testCase: nil) {
-      withKnownIssue { _ = InjectedValues[\.count] }  // a fallback to the default
+      log.capture { _ = InjectedValues[\.count] }  // a fallback to the default
     }
+    #expect(log.summaries == [fellBack("CountKey", to: .defaultValue)])
   }
 
   // Mirrors the doc comment of `Trait.strictInjection`.
@@ -66,6 +68,17 @@ struct DocCommentExamplesTests {
   @Test("Reads the live clock", .strictInjection(allowingKeys: ClockKey.self))
   func readsTheLiveClock() {
     _ = InjectedValues[ClockKey.self]  // no issue: allowed
+  }
+}
+
+// Mirrors the doc comment of `Trait.strictInjection(allowing:)`, the form for main-actor
+// accessors (`cartBadge` is declared in TestingGuideTests.swift).
+@MainActor  // implied in a target with default main-actor isolation
+@Suite("Cart badge, strictly")
+struct StrictCartBadgeTests {
+  @Test("Reads the live badge", .strictInjection(allowing: \.cartBadge))
+  func readsTheLiveBadge() {
+    _ = InjectedValues[\.cartBadge]  // no issue: allowed
   }
 }
 

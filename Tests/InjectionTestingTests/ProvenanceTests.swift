@@ -57,11 +57,9 @@ struct ProvenanceTests {
     .strictInjection
   )
   func strictIssueUsesProvenanceWords() {
-    let log = StrictIssueLog()
-    withKnownIssue {
+    let log = StrictReportLog()
+    log.capture {
       _ = InjectedValues[\.count]
-    } matching: {
-      log.matches($0)
     }
     let source = InjectedValues.current.source(of: \.count)
     #expect(source == .defaultValue)

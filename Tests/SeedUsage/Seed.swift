@@ -6,11 +6,11 @@
 // (the protocol, `InjectedValues` and the wrapper) is left out, because the Injection library
 // replaces it. This target builds in the Swift 5 language mode the pattern was written for.
 //
-// The one compiler warning of this target, "variable 'dataController' was never mutated", is
-// the pattern's own: `test()` declares `var dataController` and then assigns through the
-// wrapper's setter, which the library declares `nonmutating` (as a global write it mutates no
-// instance). The code stays as it was written, so the warning stays too; only two spelling
-// mistakes in its comments were corrected.
+// The code stays as it was written; only two spelling mistakes in its comments were corrected.
+// So it keeps the pattern's one compiler warning, "variable 'dataController' was never mutated":
+// `test()` declares `var dataController` and then assigns through the wrapper's setter, which the
+// library declares `nonmutating` (as a global write it mutates no instance). Package.swift
+// compiles this target with `-suppress-warnings`, so that builds do not print it.
 import Injection
 
 // MARK: Demonstration of Usage of Injection system

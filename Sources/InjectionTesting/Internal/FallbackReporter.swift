@@ -8,7 +8,11 @@ import Testing
 #endif
 
 /// The observer behind ``StrictInjectionTrait``: it records one test issue per key that a
-/// strict test reads without an override, and one per global value the test changes.
+/// strict test reads without an override, and one per global value the test sets.
+///
+/// Removing global values (`resetGlobal`, `resetAllGlobals`) is not reported: it brings back the
+/// defaults, which is how a test cleans up after a global write, and it cannot make a test use a
+/// value another test set.
 ///
 /// The core calls it on the thread that reads or writes. Code running for the test case's own
 /// task or one of the tasks it starts runs inside `whileRunning(_:)`, which marks the task as
@@ -19,6 +23,9 @@ import Testing
 /// callback bound to this test's values) waits until the test's scope ends and is recorded
 /// there, still attributed to this test. A read made after the test has ended is recorded in no
 /// test: it prints a warning that names this test instead.
+///
+/// Every report, issue or warning, goes out through `deliver(_:)`, where this module's own tests
+/// catch it with `withReportHandler(_:_:)`.
 final class FallbackReporter: InjectionFallbackObserver {
   /// The keys that may fall back without an issue.
   let allowed: Set<ObjectIdentifier>
@@ -44,18 +51,55 @@ final class FallbackReporter: InjectionFallbackObserver {
     let readOutsideTest: Bool
   }
 
-  /// Where warnings about issues found after the test ended go: standard output, or a test's log.
-  private let warn: @Sendable (String) -> Void
+  /// One report of strict mode: a test issue, or a warning printed because its test had ended.
+  struct Report: Sendable {
+    /// The issue's comment, or the whole line of the warning.
+    let text: String
+    /// The strict test's declaration, where an issue is attributed.
+    let sourceLocation: SourceLocation
+    /// Whether the report is a printed warning rather than a test issue.
+    let isWarning: Bool
+  }
 
-  init(
-    allowing allowed: Set<ObjectIdentifier>,
-    test: Test,
-    warn: @escaping @Sendable (String) -> Void = { print($0) }
-  ) {
-    self.warn = warn
+  /// Receives the reports made in this task, and the tasks it starts, instead of Swift Testing
+  /// and standard output: the hook through which this module's own tests observe strict mode.
+  ///
+  /// `nil` in every other test, so that issues are recorded and warnings printed.
+  @TaskLocal private static var reportHandler: (@Sendable (Report) -> Void)?
+
+  /// Runs `body` with `handler` receiving the reports made in its task and the tasks it starts,
+  /// instead of Swift Testing and standard output.
+  static func withReportHandler<Result>(
+    _ handler: @escaping @Sendable (Report) -> Void,
+    _ body: () throws -> Result
+  ) rethrows -> Result {
+    try $reportHandler.withValue(handler) { try body() }
+  }
+
+  /// Runs `body` with `handler` receiving the reports made in its task and the tasks it starts,
+  /// instead of Swift Testing and standard output.
+  static func withReportHandler<Result>(
+    _ handler: @escaping @Sendable (Report) -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $reportHandler.withValue(handler, operation: body, isolation: isolation)
+  }
+
+  convenience init(allowing allowed: Set<ObjectIdentifier>, test: Test) {
+    self.init(
+      allowing: allowed,
+      testName: test.displayName ?? test.name,
+      sourceLocation: test.sourceLocation
+    )
+  }
+
+  /// A reporter for the test named `testName`, declared at `sourceLocation`: for a process with
+  /// no current test, such as an exit test's.
+  init(allowing allowed: Set<ObjectIdentifier>, testName: String, sourceLocation: SourceLocation) {
     self.allowed = allowed
-    self.testName = test.displayName ?? test.name
-    self.sourceLocation = test.sourceLocation
+    self.testName = testName
+    self.sourceLocation = sourceLocation
   }
 
   func keyFellBack(_ key: any InjectionKey.Type, isGlobal: Bool) {
@@ -76,10 +120,8 @@ final class FallbackReporter: InjectionFallbackObserver {
   }
 
   func globalValueChanged(_ key: (any InjectionKey.Type)?, removed: Bool) {
-    report(
-      Self.message(forGlobalChangeOf: key.map { Self.name(of: $0) }, removed: removed),
-      onTestTask: isRunningHere
-    )
+    guard let key, !removed else { return }
+    report(Self.message(forGlobalWriteOf: Self.name(of: key)), onTestTask: isRunningHere)
   }
 
   /// The reporter whose test case the current task runs, if any.
@@ -149,17 +191,29 @@ final class FallbackReporter: InjectionFallbackObserver {
   }
 
   private func record(_ message: String) {
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    deliver(Report(text: message, sourceLocation: sourceLocation, isWarning: false))
   }
 
   /// Prints a warning for an issue found after the test ended: recording it would attribute it
   /// to whatever test runs now.
   private func warnAfterEnd(_ message: String) {
-    warn(
+    let line =
       "warning: \(message) This happened after the strict test \"\(testName)\" "
-        + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
-        + "(for example in a callback bound to them), so it is recorded in no test."
-    )
+      + "(\(sourceLocation.fileID):\(sourceLocation.line)) had ended, through its values "
+      + "(for example in a callback bound to them), so it is recorded in no test."
+    deliver(Report(text: line, sourceLocation: sourceLocation, isWarning: true))
+  }
+
+  /// Hands `report` to this task's `reportHandler` if it has one; otherwise records it as an
+  /// issue of the strict test, or prints it.
+  private func deliver(_ report: Report) {
+    if let handler = Self.reportHandler {
+      handler(report)
+    } else if report.isWarning {
+      print(report.text)
+    } else {
+      Issue.record(Comment(rawValue: report.text), sourceLocation: report.sourceLocation)
+    }
   }
 
   /// The text of the issue: the key, where its value came from, and how to fix it.
@@ -177,16 +231,10 @@ final class FallbackReporter: InjectionFallbackObserver {
     return text
   }
 
-  /// The text of the issue for a global change: the key, and why it matters.
-  static func message(forGlobalChangeOf keyName: String?, removed: Bool) -> String {
-    let what: String
-    switch (keyName, removed) {
-    case (let key?, false): what = "set the global value of \(key)"
-    case (let key?, true): what = "removed the global value of \(key)"
-    case (nil, _): what = "removed every global value (resetAllGlobals)"
-    }
-    return "Strict injection: this test \(what). The change is visible to every test in the "
-      + "process, including tests running in parallel. Override dependencies for this test with "
-      + ".injecting { … } or withInjectedValues instead."
+  /// The text of the issue for a global write: the key, and why it matters.
+  static func message(forGlobalWriteOf keyName: String) -> String {
+    "Strict injection: this test set the global value of \(keyName). The change is visible to "
+      + "every test in the process, including tests running in parallel. Override dependencies "
+      + "for this test with .injecting { … } or withInjectedValues instead."
   }
 }

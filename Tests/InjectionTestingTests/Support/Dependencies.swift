@@ -127,40 +127,6 @@ func loadFixtureCount() async throws -> Int {
   return 42
 }
 
-/// Issues matched by `withKnownIssue`: the strict-mode issues, with where they were attributed.
-final class StrictIssueLog: Sendable {
-  private let issues = Locked<[(text: String, location: SourceLocation?)]>([])
-
-  /// Logs `issue` and returns `true` if it is a strict-mode issue; other issues stay failures.
-  func matches(_ issue: Issue) -> Bool {
-    let texts = issue.comments.map(\.rawValue).filter { $0.hasPrefix("Strict injection:") }
-    guard let text = texts.first else { return false }
-    issues.withLock { $0.append((text, issue.sourceLocation)) }
-    return true
-  }
-
-  /// The first sentence of each logged issue, in the order they were recorded.
-  var summaries: [String] {
-    issues.withLock { $0.map { Self.firstSentence(of: $0.text) } }
-  }
-
-  /// The text up to the first period that ends a sentence (one followed by a space or the end),
-  /// so that a dotted key name such as `Payments.Key` stays whole.
-  private static func firstSentence(of text: String) -> String {
-    var index = text.startIndex
-    while let period = text[index...].firstIndex(of: ".") {
-      let next = text.index(after: period)
-      if next == text.endIndex || text[next] == " " { return String(text[...period]) }
-      index = next
-    }
-    return text
-  }
-
-  var texts: [String] { issues.withLock { $0.map(\.text) } }
-
-  var locations: [SourceLocation?] { issues.withLock { $0.map(\.location) } }
-}
-
 /// The first sentence of the issue strict mode records when a test sets `key` globally.
 func setGlobally(_ key: String) -> String {
   "Strict injection: this test set the global value of \(key)."

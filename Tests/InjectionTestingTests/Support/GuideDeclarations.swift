@@ -2,8 +2,9 @@
 // shares, verbatim. The other blocks are mirrored in TestingGuideTests.swift and
 // TestingGuideXCTests.swift.
 //
-// `APIKey` is set globally only by `LegacyProfileXCTests`, the guide's example of what not to do.
-// No other test reads `\.api` without overriding it, except one that accepts either fallback.
+// `APIKey` is set globally only by `LegacyProfileXCTests`, the guide's example of what not to do
+// (to a `LiveAPI`). No other test reads `\.api` without overriding it, except one that allows the
+// fallback and expects the live API.
 
 import Foundation  // NSLock, as in the guide
 import Injection
