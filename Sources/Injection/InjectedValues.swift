@@ -33,11 +33,9 @@
 /// overrides only: global values and defaults are looked up when a key is read, so a global
 /// change is visible at once wherever no scope overrides that key.
 public struct InjectedValues: Sendable {
-  /// The innermost override; it links to the others. See `Node` for the layout.
-  @usableFromInline var head: Node?
-  /// In `$0` and its copies, the update closure's builder, whose values they are; `head` is then
-  /// unused.
-  @usableFromInline var builder: UpdateBuilder?
+  /// The chain of these values (a `Node`, the innermost override, which links to the others), or
+  /// in `$0` and its copies, the update closure's `UpdateBuilder`. See `Node` for the layout.
+  @usableFromInline var storage: (any AnyObject & Sendable)?
   /// Where writes to this value are recorded as set, and the layer of the nodes they add (see
   /// `OverrideSite.layer`): a write replaces a node of the same layer at the top of the chain
   /// instead of hiding it. `nil` until the first write to a snapshot, which then takes the
@@ -49,8 +47,7 @@ public struct InjectedValues: Sendable {
   /// A snapshot of the chain at `head`, with no writes of its own.
   @inlinable
   init(head: Node?) {
-    self.head = head
-    self.builder = nil
+    self.storage = head
     self.site = nil
     self.ownsLazyValues = false
   }
@@ -58,8 +55,42 @@ public struct InjectedValues: Sendable {
   /// `$0`, or a copy of it: the values that `builder` builds.
   @inlinable
   init(builder: UpdateBuilder) {
-    self.init(head: nil)
-    self.builder = builder
+    self.storage = builder
+    self.site = nil
+    self.ownsLazyValues = false
+  }
+
+  /// The innermost override of these values, unless they refer to a builder.
+  @inlinable
+  var head: Node? {
+    get { Self.isBuilder(storage) ? nil : storage.map { unsafeDowncast($0, to: Node.self) } }
+    set { storage = newValue }
+  }
+
+  /// The update closure's builder, in `$0` and its copies.
+  @inlinable
+  var builder: UpdateBuilder? {
+    Self.isBuilder(storage)
+      ? unsafeDowncast(storage.unsafelyUnwrapped, to: UpdateBuilder.self) : nil
+  }
+
+  /// The chain these values show to the code running now.
+  @inlinable
+  var chain: Node? { Self.chain(of: storage) }
+
+  /// Whether `object`, the storage of values or of a task, is an update closure's builder.
+  @inlinable
+  static func isBuilder(_ object: (any AnyObject & Sendable)?) -> Bool {
+    guard let object else { return false }
+    return ObjectIdentifier(type(of: object)) == ObjectIdentifier(UpdateBuilder.self)
+  }
+
+  /// The chain that `storage`, a `Node` or an `UpdateBuilder`, shows to the code running now.
+  @inlinable
+  static func chain(of storage: (any AnyObject & Sendable)?) -> Node? {
+    guard let storage else { return nil }
+    if isBuilder(storage) { return unsafeDowncast(storage, to: UpdateBuilder.self).chain }
+    return unsafeDowncast(storage, to: Node.self)
   }
 
   // Internal on purpose: values come from `current`, so every value a user holds is a real
@@ -67,13 +98,6 @@ public struct InjectedValues: Sendable {
   @inlinable
   init() {
     self.init(head: nil)
-  }
-
-  /// The chain these values show to the code running now.
-  @inlinable
-  var chain: Node? {
-    if let builder { return builder.chain }
-    return head
   }
 
   // MARK: - Reading and writing one key
@@ -97,10 +121,7 @@ public struct InjectedValues: Sendable {
   /// - Returns: The dependency's value.
   @inlinable
   public subscript<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    get {
-      if let builder { return Self.read(Key.self, in: builder.chain) }
-      return Self.read(Key.self, in: head)
-    }
+    get { Self.read(Key.self, in: chain) }
     set {
       if let builder { return writeThroughBuilder(newValue, for: Key.self, builder: builder) }
       let (next, site) = startWrite(of: Self._key(Key.self))

@@ -16,7 +16,7 @@ extension InjectedValues {
   /// The key that `lazy` overrides: the first key that the getter behind `keyPath` reads, whose
   /// value type must be the accessor's.
   ///
-  @inlinable
+  @inlinable @inline(__always)
   static func keyOverriddenLazily<Value>(
     by keyPath: WritableKeyPath<InjectedValues, Value>
   ) -> any InjectionKey.Type {
@@ -50,7 +50,7 @@ extension InjectedValues {
   /// Runs the getter behind `keyPath` once, on values whose chain is a `ProbeNode`, with a
   /// `probe` frame pushed that gives seed-style getters (`Self[Key.self]`) the same chain and
   /// leads the reads that reach the node to `probe`.
-  @inlinable
+  @inlinable @inline(__always)
   static func probing<Value>(
     _ keyPath: KeyPath<InjectedValues, Value>,
     with probe: inout KeyProbe

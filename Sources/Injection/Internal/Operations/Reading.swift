@@ -17,22 +17,24 @@ extension InjectedValues {
     return sharedValue(Key.self)
   }
 
-  /// The value of the box of `Key` that `Node.find` returned: a `Box<Key>`, or a
-  /// `LazyBox<Key.Value>`, since a box is found only under its own key and `lazy` checked the
-  /// value type of the key it declares.
+  /// The value of the box of `Key` that `Node.find` returned: a `Box<Key>`, or else a
+  /// `LazyBox<Key.Value>`, since a box is found only under its own key, and `lazy` checked that the
+  /// key's values are the accessor's.
   @inlinable
   static func overrideValue<Key: InjectionKey>(
     of node: Unmanaged<Node>,
     as key: Key.Type
   ) -> Key.Value {
     node._withUnsafeGuaranteedRef { node in
-      if let box = node as? Box<Key> { return box.value }
+      if ObjectIdentifier(type(of: node)) == ObjectIdentifier(Box<Key>.self) {
+        return unsafeDowncast(node, to: Box<Key>.self).value
+      }
       return lazyValue(of: node, as: Key.Value.self)
     }
   }
 
   /// The value of `node`, a `LazyBox<Value>`, built on the first read.
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   static func lazyValue<Value: Sendable>(of node: Node, as type: Value.Type) -> Value {
     unsafeDowncast(node, to: LazyBox<Value>.self).cell.read()
   }

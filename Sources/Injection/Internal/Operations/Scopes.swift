@@ -55,7 +55,7 @@ extension InjectedValues {
     var values = InjectedValues(builder: builder)
     do {
       try await taskValues.withValue(
-        TaskValues(chain: nil, builder: builder),
+        TaskValues(storage: builder),
         operation: { try await update(&values) },
         isolation: isolation
       )
@@ -127,7 +127,7 @@ extension InjectedValues {
     _ operation: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     do {
-      let bound = TaskValues(chain: head)
+      let bound = TaskValues(storage: head)
       if ContextFrame.top == nil {
         return try taskValues.withValue(bound, operation: operation)
       }
@@ -148,7 +148,7 @@ extension InjectedValues {
   ) async throws(Failure) -> Result {
     do {
       return try await taskValues.withValue(
-        TaskValues(chain: head),
+        TaskValues(storage: head),
         operation: operation,
         isolation: isolation
       )
@@ -186,7 +186,7 @@ extension InjectedValues {
     var values = values
     let (head, scope) = values.openLazyValues(synchronously: false)
     let result = await taskValues.withValue(
-      TaskValues(chain: head),
+      TaskValues(storage: head),
       operation: { () async -> Swift.Result<Result, Failure> in
         let result: Swift.Result<Result, Failure>
         do throws(Failure) {

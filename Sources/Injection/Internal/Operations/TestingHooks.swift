@@ -41,7 +41,7 @@ extension InjectedValues {
       try await withLazyValues(values, operation, isolation: isolation)
     } else {
       try await taskValues.withValue(
-        TaskValues(chain: values.headForBinding),
+        TaskValues(storage: values.headForBinding),
         operation: operation,
         isolation: isolation
       )

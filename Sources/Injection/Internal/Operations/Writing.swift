@@ -89,7 +89,7 @@ extension InjectedValues {
 
   /// Overrides the key behind `keyPath` with a value built on first use, whose key is learnt by
   /// running the accessor's getter.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func declareLazy<Value: Sendable>(
     _ keyPath: WritableKeyPath<InjectedValues, Value>,
     _ make: @escaping @Sendable () -> Value,
@@ -106,7 +106,7 @@ extension InjectedValues {
   }
 
   /// The write of `declareLazy`, once the key is known.
-  @usableFromInline
+  @inlinable
   mutating func writeLazy<Value: Sendable>(
     _ key: any InjectionKey.Type,
     _ make: @escaping @Sendable () -> Value,

@@ -12,6 +12,7 @@
 // a Swift stored property does not promise.
 
 /// A mutual-exclusion lock, with a condition to wait on.
+@usableFromInline
 final class Lock: @unchecked Sendable {
   // Safe: the mutex and condition are only touched through pthread calls, which synchronize
   // themselves.
@@ -36,9 +37,21 @@ final class Lock: @unchecked Sendable {
 
   /// Runs `body` while holding the lock. `body` must never call user code.
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    lock()
+    defer { unlock() }
     return try body()
+  }
+
+  /// Takes the lock; `unlock()` must follow, with no user code run in between.
+  @usableFromInline
+  func lock() {
+    pthread_mutex_lock(mutex)
+  }
+
+  /// Releases the lock that `lock()` took.
+  @usableFromInline
+  func unlock() {
+    pthread_mutex_unlock(mutex)
   }
 
   /// While holding the lock: releases it until another thread calls `wakeAll()`, then takes it
@@ -77,6 +90,7 @@ extension Lock {
 
   /// The shared lock of `object`, chosen by its address: objects with different locks never
   /// wait for each other, and ones that share a lock only while both hold it.
+  @usableFromInline
   static func striped(for object: AnyObject) -> Lock {
     striped(for: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
   }

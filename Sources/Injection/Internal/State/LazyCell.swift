@@ -67,13 +67,14 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   let make: @Sendable () -> Value
   let teardown: LazyTeardown<Value>
 
-  private var state = LazyState.declared
-  private var value: Value?
+  @usableFromInline var state = LazyState.declared
+  @usableFromInline var value: Value?
   /// From `open` to `close`: the chain the factory sees, and the scope that ends the cell.
   private var scope: (chain: Node?, owner: LazyScope)?
   private var tornDown = false
-  private var lock: Lock { Lock.striped(for: self) }
+  @usableFromInline var lock: Lock { Lock.striped(for: self) }
 
+  @usableFromInline
   init(
     key: any InjectionKey.Type,
     site: OverrideSite,
@@ -106,8 +107,21 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 
   /// The value: built on the first read, by that reader, while later readers wait for it. Every
   /// decision is made under the lock; the factory runs without it.
-  @usableFromInline
+  @inlinable
   func read() -> Value {
+    let lock = self.lock
+    lock.lock()
+    if state == .built, let value {
+      lock.unlock()
+      return value
+    }
+    lock.unlock()
+    return readUnbuilt()
+  }
+
+  /// `read()` of a value that was not built when it looked.
+  @usableFromInline
+  func readUnbuilt() -> Value {
     let thread = currentThreadID()
     let identity = UInt(bitPattern: ObjectIdentifier(self))
     CycleDetection.checkThisThread(key, cell: identity)
@@ -246,9 +260,10 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
       let (builder, needsTeardown, scope) = lock.withLock {
         () -> (UInt?, Bool, (chain: Node?, owner: LazyScope)?) in
         if case .building(let thread) = state { return (thread, false, nil) }
+        let needsTeardown = state == .built && !tornDown
         state = .closed
         defer { self.scope = nil }
-        return (nil, value != nil && !tornDown, self.scope)
+        return (nil, needsTeardown, self.scope)
       }
       withExtendedLifetime(scope) {}  // released outside the lock: it may run a deinitializer
       guard let builder else { return needsTeardown }
@@ -266,14 +281,15 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   }
 }
 
-/// One override of a key by a value built on first use: a node of the chain whose value a
-/// `LazyCell` holds.
+/// One override of a key by a value built on first use: a node of the chain whose value its
+/// `LazyCell` holds. A box of a key whose values are `Value`.
 @usableFromInline
 final class LazyBox<Value: Sendable>: Node, LazyDeclaration, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types.
   @usableFromInline let cell: LazyCell<Value>
   let site: OverrideSite
 
+  @usableFromInline
   init(_ cell: LazyCell<Value>, next: Node?, site: OverrideSite) {
     self.cell = cell
     self.site = site

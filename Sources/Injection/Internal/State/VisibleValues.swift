@@ -3,15 +3,11 @@
 extension InjectedValues {
   /// The task-local that holds the current task's values.
   @usableFromInline
-  static let taskValues = TaskLocal<TaskValues>(wrappedValue: TaskValues(chain: nil))
+  static let taskValues = TaskLocal<TaskValues>(wrappedValue: TaskValues(storage: nil))
 
   /// The chain of the current task's overrides.
   @inlinable @inline(__always)
-  static var taskHead: Node? {
-    let values = taskValues.get()
-    if let builder = values.builder { return builder.chain }
-    return values.chain
-  }
+  static var taskHead: Node? { chain(of: taskValues.get().storage) }
 
   /// The head of the values a read sees here: the task's, unless this thread runs an update
   /// closure, creates a default or a value built on first use, or probes an accessor (see
@@ -36,7 +32,9 @@ extension InjectedValues {
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
-    var builder = taskValues.get().builder
+    let bound = taskValues.get().storage
+    var builder =
+      isBuilder(bound) ? unsafeDowncast(bound.unsafelyUnwrapped, to: UpdateBuilder.self) : nil
     if let frame = ContextFrame.top {
       switch frame.pointee.kind {
       case .update where frame.pointee.task == ContextFrame.currentTask:
@@ -49,16 +47,12 @@ extension InjectedValues {
   }
 }
 
-/// The value of `InjectedValues.taskValues`: the chain of the current task's overrides, or the
-/// builder of the asynchronous update closure it runs.
+/// The value of `InjectedValues.taskValues`: the chain of the current task's overrides (a
+/// `Node`), or the builder of the asynchronous update closure it runs.
 @usableFromInline
 struct TaskValues: Sendable {
-  @usableFromInline let chain: Node?
-  @usableFromInline let builder: UpdateBuilder?
+  @usableFromInline let storage: (any AnyObject & Sendable)?
 
   @inlinable
-  init(chain: Node?, builder: UpdateBuilder? = nil) {
-    self.chain = chain
-    self.builder = builder
-  }
+  init(storage: (any AnyObject & Sendable)?) { self.storage = storage }
 }
