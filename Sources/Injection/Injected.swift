@@ -29,8 +29,8 @@ public struct Injected<Value>: Sendable {
   /// Reads `values` through the key path, or, given a new value, sets the global value through
   /// it and returns that value.
   ///
-  /// This closure is the key path's only use, so that for a key path literal the optimizer can
-  /// specialize it into a direct call of the accessor's getter (Docs/Performance.md).
+  /// The closure is what the wrapper stores: it alone captures the key path, and every read and
+  /// write goes through it.
   @usableFromInline
   let access: @Sendable (_ values: InjectedValues, _ newValue: UnsafePointer<Value>?) -> Value
 
@@ -46,7 +46,6 @@ public struct Injected<Value>: Sendable {
   public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
-      // The write stays out of line, so that the read path keeps no other use of the key path.
       return Self.assignPointee(newValue) { keyPath }
     }
   }
@@ -85,8 +84,7 @@ public struct Injected<Value>: Sendable {
     nonisolated(unsafe) let keyPath = keyPath
     access = { values, newValue in
       guard let newValue else {
-        // The check runs a closure that captures nothing, so no context is allocated for it; the
-        // key path is then applied on this thread, the main actor's.
+        // Off the main actor the check stops the program; on it, the key path is applied here.
         Self.checkMainActor()
         return values[keyPath: keyPath]
       }
