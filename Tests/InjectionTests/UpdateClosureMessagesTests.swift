@@ -33,28 +33,33 @@ extension InjectedValues {
   }
 }
 
+/// Ends a scope while another thread is still building its value, for 6 seconds.
+private func endScopeWhileASlowBuildRuns() {
+  let started = DispatchSemaphore(value: 0)
+  let group = DispatchGroup()
+  withInjectedValues {
+    $0.lazy(\.slowBuild) {
+      started.signal()
+      sleep(6)  // past the 5 seconds after which the library prints its message
+      return 1
+    }
+  } operation: {
+    let values = InjectedValues.current
+    DispatchQueue.global().async(group: group) {
+      withInjectedValues(values) { _ = InjectedValues[\.slowBuild] }
+    }
+    started.wait()
+  }
+  group.wait()
+}
+
 #if os(macOS) || os(Linux)  // the platforms with exit tests (none on iOS, tvOS, watchOS)
   @Suite("Messages that update closures and scopes print")
   struct UpdateClosureMessagesTests {
     @Test("A scope's end that waits 5 seconds for a slow build says so, and calls it no cycle")
     func endWaitingForASlowBuild() async {
       let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-        let started = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        withInjectedValues {
-          $0.lazy(\.slowBuild) {
-            started.signal()
-            sleep(6)  // past the 5 seconds after which the library prints its message
-            return 1
-          }
-        } operation: {
-          let values = InjectedValues.current
-          DispatchQueue.global().async(group: group) {
-            withInjectedValues(values) { _ = InjectedValues[\.slowBuild] }
-          }
-          started.wait()
-        }
-        group.wait()
+        endScopeWhileASlowBuildRuns()
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(
