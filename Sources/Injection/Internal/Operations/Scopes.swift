@@ -98,6 +98,10 @@ extension InjectedValues {
   }
 
   #if DEBUG
+    /// Where the messages of update closures go in the current task: standard error, unless code
+    /// that provokes them on purpose (the project's model tests) collects them.
+    @TaskLocal static var updateClosureMessages: (@Sendable (String) -> Void)?
+
     /// Prints, once, that the update closure of `builder`, which assigned `$0` other values, also
     /// read and wrote keys through seed-style accessors: those read the values being built, not
     /// `$0`'s, so `$0.count += 1` after `$0 = snapshot` does not start from the snapshot.
@@ -105,7 +109,7 @@ extension InjectedValues {
       let keys = builder.keysReadAndWrittenBySeedAccessors
       guard let site = builder.values.site, !keys.isEmpty else { return }
       let names = keys.map { "\($0)" }.joined(separator: ", ")
-      CycleDetection.report(
+      (updateClosureMessages ?? CycleDetection.report)(
         "Injection: the update closure at \(site.fileID):\(site.line) assigned $0 other values and "
           + "read \(names) through a seed-style accessor (`Self[Key.self]`), which reads the values "
           + "being built, not $0's: after `$0 = snapshot`, `$0.x += 1` does not start from the "

@@ -35,7 +35,8 @@ final class UpdateBuilder: @unchecked Sendable {
   /// `$0` if the closure assigned it values that are not a copy of `$0`.
   private var seedWrites: [Node] = []
   #if DEBUG
-    /// The keys that seed-style getters read: for the message of `seedReadsOfAssignedValues`.
+    /// The keys that seed-style getters read before any seed-style write of them: for the
+    /// message of `InjectedValues.warnOfSeedReadsAfterAssignment(in:)`.
     private var seedReads: Set<UInt> = []
   #endif
   /// Whether the closure has returned.
@@ -103,12 +104,13 @@ final class UpdateBuilder: @unchecked Sendable {
   var seedWritten: [Node] { seedWrites }
 
   #if DEBUG
-    /// Remembers that a seed-style getter read `key`.
+    /// Remembers that a seed-style getter read `key`, unless a seed-style setter wrote it first:
+    /// what `$0.x += 1` does.
     func rememberSeedRead(_ key: UInt) {
-      seedReads.insert(key)
+      if !seedWrites.contains(where: { $0.key == key }) { seedReads.insert(key) }
     }
 
-    /// The keys that seed-style accessors both read and wrote.
+    /// The keys that seed-style accessors read before they wrote them.
     var keysReadAndWrittenBySeedAccessors: [any InjectionKey.Type] {
       seedWrites.filter { seedReads.contains($0.key) }.compactMap(\.overrideKey)
     }
