@@ -87,7 +87,7 @@ extension InjectedValues {
       }
       // The replayed writes are this scope's.
       if built.site == nil { built.site = builder.values.site }
-      for box in builder.seedWritten {
+      for box in builder.seedWrites {
         let (next, site) = built.startWrite(of: box.key)
         built.finishWrite(box.relinked(to: next, site: site))
       }

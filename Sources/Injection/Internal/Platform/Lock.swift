@@ -87,17 +87,24 @@ final class Lock: @unchecked Sendable {
 extension Lock {
   /// Locks shared by objects whose state is rarely locked, so that each needs no lock of its own.
   private static let stripes = (0..<16).map { _ in Lock() }
+  /// The same, for objects whose lock may be taken while one of `stripes` is held.
+  private static let innerStripes = (0..<16).map { _ in Lock() }
 
   /// The shared lock of `object`, chosen by its address: objects with different locks never
   /// wait for each other, and ones that share a lock only while both hold it.
   @usableFromInline
   static func striped(for object: AnyObject) -> Lock {
-    striped(for: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
+    stripes[stripe(of: object)]
   }
 
-  /// The shared lock of the memory at `address`.
-  static func striped(for address: UnsafeRawPointer) -> Lock {
-    stripes[Int(truncatingIfNeeded: UInt(bitPattern: address) >> 6) & 15]
+  /// A shared lock of `object` that may be taken while holding a lock of `striped(for:)`, and
+  /// never the other way round.
+  static func innerStriped(for object: AnyObject) -> Lock {
+    innerStripes[stripe(of: object)]
+  }
+
+  private static func stripe(of object: AnyObject) -> Int {
+    Int(truncatingIfNeeded: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) >> 6) & 15
   }
 }
 

@@ -341,7 +341,8 @@ final class LazyScope: @unchecked Sendable {
   /// ended.
   private var built: [any LazyScopeMember] = []
   private var inFlight = 0
-  private let lock = Lock()
+  /// Taken only alone, or inside a cell's lock (`buildStarted()`, `buildEnded(_:)`).
+  private var lock: Lock { Lock.innerStriped(for: self) }
 
   init() {}
 

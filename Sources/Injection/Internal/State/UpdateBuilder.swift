@@ -33,7 +33,7 @@ final class UpdateBuilder: @unchecked Sendable {
   private(set) var values: InjectedValues
   /// The boxes that seed-style setters wrote, one per key, oldest first: applied again on top of
   /// `$0` if the closure assigned it values that are not a copy of `$0`.
-  private var seedWrites: [Node] = []
+  private(set) var seedWrites: [Node] = []
   #if DEBUG
     /// The keys that seed-style getters read before any seed-style write of them: for the
     /// message of `InjectedValues.warnOfSeedReadsAfterAssignment(in:)`.
@@ -99,9 +99,6 @@ final class UpdateBuilder: @unchecked Sendable {
     seedWrites.removeAll { $0.key == box.key }
     seedWrites.append(box)
   }
-
-  /// The boxes that seed-style setters wrote, oldest first.
-  var seedWritten: [Node] { seedWrites }
 
   #if DEBUG
     /// Remembers that a seed-style getter read `key`, unless a seed-style setter wrote it first:

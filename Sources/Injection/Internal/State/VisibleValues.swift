@@ -32,18 +32,16 @@ extension InjectedValues {
   /// write into and `current` hands out.
   @usableFromInline
   static var runningBuilder: UpdateBuilder? {
-    let bound = taskValues.get().storage
-    var builder =
-      isBuilder(bound) ? unsafeDowncast(bound.unsafelyUnwrapped, to: UpdateBuilder.self) : nil
-    if let frame = ContextFrame.top {
-      switch frame.pointee.kind {
-      case .update where frame.pointee.task == ContextFrame.currentTask:
-        builder = frame.pointee.builder?.takeUnretainedValue()
-      case .update, .operation: break
-      case .reading, .probe: return nil
-      }
+    var storage: (any AnyObject & Sendable)?
+    switch ContextFrame.top?.pointee {
+    case let frame? where frame.kind == .update && frame.task == ContextFrame.currentTask:
+      storage = frame.builder?.takeUnretainedValue()
+    case let frame? where frame.kind == .reading || frame.kind == .probe: return nil
+    default: storage = taskValues.get().storage
     }
-    return builder?.isOpenForCurrentCode == true ? builder : nil
+    guard isBuilder(storage) else { return nil }
+    let builder = unsafeDowncast(storage.unsafelyUnwrapped, to: UpdateBuilder.self)
+    return builder.isOpenForCurrentCode ? builder : nil
   }
 }
 
