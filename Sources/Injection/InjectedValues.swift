@@ -124,8 +124,7 @@ public struct InjectedValues: Sendable {
     get { Self.read(Key.self, in: chain) }
     set {
       if let builder { return writeThroughBuilder(newValue, for: Key.self, builder: builder) }
-      let (next, site) = startWrite(of: Self._key(Key.self))
-      finishWrite(Box<Key>(newValue, next: next, site: site))
+      writeBox(newValue, for: Key.self)
     }
   }
 

@@ -20,6 +20,13 @@ extension InjectedValues {
     head = box
   }
 
+  /// Overrides `Key` with `value` in these values, which refer to no builder.
+  @inlinable
+  mutating func writeBox<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
+    let (next, site) = startWrite(of: Self._key(Key.self))
+    finishWrite(Box<Key>(value, next: next, site: site))
+  }
+
   /// This value's own overrides, innermost first.
   var ownBoxes: OwnBoxes { OwnBoxes(head: head, layer: site?.layer) }
 
@@ -35,14 +42,10 @@ extension InjectedValues {
     builder: UpdateBuilder
   ) {
     if builder.isOpenForCurrentCode {
-      builder.update { values in
-        let (next, site) = values.startWrite(of: Self._key(Key.self))
-        values.finishWrite(Box<Key>(value, next: next, site: site))
-      }
+      builder.update { $0.writeBox(value, for: Key.self) }
     } else {
       self = InjectedValues(head: builder.chain)
-      let (next, site) = startWrite(of: Self._key(Key.self))
-      finishWrite(Box<Key>(value, next: next, site: site))
+      writeBox(value, for: Key.self)
     }
   }
 
@@ -53,10 +56,7 @@ extension InjectedValues {
   @inlinable
   static func setFromType<Key: InjectionKey>(_ value: Key.Value, for key: Key.Type) {
     if let builder = runningBuilder {
-      builder.update { values in
-        let (next, site) = values.startWrite(of: _key(Key.self))
-        values.finishWrite(Box<Key>(value, next: next, site: site))
-      }
+      builder.update { $0.writeBox(value, for: Key.self) }
       builder.rememberSeedWrite()
     } else {
       setGlobalFromType(value, for: Key.self)
