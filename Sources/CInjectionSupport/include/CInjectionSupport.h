@@ -10,46 +10,21 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-// MARK: - Atomic words
-//
-// `word` points to a `uintptr_t` in memory that Swift allocated (never a Swift stored property),
-// aligned for a `uintptr_t`, and accessed only through these functions.
-
-/// Loads `*word` with acquire ordering: what was written before the matching release store is
-/// visible after it.
-static inline uintptr_t injection_load_acquire(const void *word) {
-  return atomic_load_explicit((const _Atomic(uintptr_t) *)word, memory_order_acquire);
-}
-
-/// Stores `value` in `*word` with release ordering.
-static inline void injection_store_release(void *word, uintptr_t value) {
-  atomic_store_explicit((_Atomic(uintptr_t) *)word, value, memory_order_release);
-}
-
-/// Loads `*word` as part of the single total order of sequentially consistent operations.
-static inline uintptr_t injection_load_seq_cst(const void *word) {
-  return atomic_load_explicit((const _Atomic(uintptr_t) *)word, memory_order_seq_cst);
-}
-
-/// Stores `value` in `*word` and returns what it held, sequentially consistently.
-static inline uintptr_t injection_exchange(void *word, uintptr_t value) {
-  return atomic_exchange_explicit((_Atomic(uintptr_t) *)word, value, memory_order_seq_cst);
-}
-
 // MARK: - Counters
 
-/// The address of the current table of keys that have a global value, or 0 while no key has
-/// ever been set globally; see `GlobalValues.swift`.
-extern _Atomic(uintptr_t) injection_global_table;
+/// The address of the index of the global values, or 0 while no key has a global value; see
+/// `GlobalValues.swift`.
+extern _Atomic(uintptr_t) injection_global_index;
 
-/// Loads the address of the current table of global values, with acquire ordering.
-static inline uintptr_t injection_global_table_load(void) {
-  return atomic_load_explicit(&injection_global_table, memory_order_acquire);
+/// Loads the address of the index of the global values, sequentially consistently.
+static inline uintptr_t injection_global_index_load(void) {
+  return atomic_load_explicit(&injection_global_index, memory_order_seq_cst);
 }
 
-/// Publishes `table` as the current table of global values, with release ordering.
-static inline void injection_global_table_store(uintptr_t table) {
-  atomic_store_explicit(&injection_global_table, table, memory_order_release);
+/// Publishes `index` as the index of the global values, and returns the one it replaces,
+/// sequentially consistently.
+static inline uintptr_t injection_global_index_exchange(uintptr_t index) {
+  return atomic_exchange_explicit(&injection_global_index, index, memory_order_seq_cst);
 }
 
 /// A counter of the layers given to writes to snapshots; see `OverrideSite.layer`.

@@ -42,17 +42,15 @@ extension InjectedValues {
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
   @inlinable
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    let table = injection_global_table_load()
-    if table != 0 { return sharedValue(Key.self, in: table) }
+    if injection_global_index_load() != 0 { return globalOrDefault(Key.self) }
     return defaultValue(of: Key.self)
   }
 
-  /// `sharedValue(_:)` once some key has a global value (`table` is the current table). The
-  /// global value is copied out in a read section, without retaining its box (see
-  /// `GlobalValues`).
+  /// `sharedValue(_:)` once some key has a global value. The global value is copied out in a read
+  /// section, without retaining its box (see `GlobalValues`).
   @inlinable @inline(never)
-  static func sharedValue<Key: InjectionKey>(_ key: Key.Type, in table: UInt) -> Key.Value {
-    if let (box, section) = GlobalValues.beginReading(_key(Key.self), in: table) {
+  static func globalOrDefault<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
+    if let (box, section) = GlobalValues.beginReading(_key(Key.self)) {
       let value = box._withUnsafeGuaranteedRef {
         unsafeDowncast($0, to: Box<Key>.self).value  // global values are `Box`es
       }
