@@ -5,9 +5,8 @@
 /// value and links to the chain below them (see `InjectedValues.unlinking(_:from:layer:)`).
 @usableFromInline
 final class IndexNode: Node, @unchecked Sendable {
-  // Safe: as `Node`; adds only `let` properties of `Sendable` types, among them the table,
-  // which owns its slots and is never written after `init`.
-  /// The indexed boxes, each stored under its key, in slots this node owns.
+  // Safe: as `Node`; adds only `let` properties of `Sendable` types.
+  /// The indexed boxes, each stored under its key.
   private let table: KeyTable
   /// The strict-mode observer in effect at the end of a chain this index holds.
   private let endObserver: (any InjectionFallbackObserver)?
@@ -20,7 +19,7 @@ final class IndexNode: Node, @unchecked Sendable {
       if current.kind == .box {
         table.insertIfAbsent(current, for: current.key)
       } else if let index = current as? IndexNode {
-        index.table.forEach { key, box in table.insertIfAbsent(box, for: key) }
+        for box in index.boxes { table.insertIfAbsent(box, for: box.key) }
       }
       node = current.next
     }
@@ -50,7 +49,7 @@ final class IndexNode: Node, @unchecked Sendable {
   }
 
   private init(_ index: IndexNode, next: Node?) {
-    self.table = index.table.copy()
+    self.table = index.table
     self.endObserver = index.endObserver
     super.init(
       kind: .index,
