@@ -28,9 +28,10 @@ enum CycleDetection {
 
   /// One thread's wait for a key that another thread is creating.
   ///
-  /// Lock order: `stillCreating` runs under the registry's lock and takes a lazy cell's lock; no
-  /// code takes the registry's lock while holding a cell's.
-  private struct Wait {
+  /// Lock order: `stillCreating` runs under the lock of `waits` and takes a lazy cell's lock; no
+  /// code takes the lock of `waits` while holding a cell's.
+  private struct Wait: @unchecked Sendable {
+    // Safe: every property is a `let`; `key` is a metatype, which no thread can change.
     let key: any InjectionKey.Type
     let creatingThread: UInt
     /// Whether that thread is still creating the key: a wait registered just before its
@@ -39,13 +40,7 @@ enum CycleDetection {
   }
 
   /// The waits in progress, by waiting thread.
-  private final class Registry: @unchecked Sendable {
-    // Safe: `waits` is read and written only under `lock`.
-    let lock = Lock()
-    var waits: [UInt: Wait] = [:]
-  }
-
-  private static let registry = Registry()
+  private static let waits = Locked<[UInt: Wait]>([:])
 
   // MARK: - On one thread
 
@@ -102,15 +97,11 @@ enum CycleDetection {
     _ wait: (Lock.Deadline?) -> Bool
   ) {
     let thread = currentThreadID()
-    registry.lock.withLock {
-      registry.waits[thread] = Wait(
-        key: key,
-        creatingThread: creatingThread,
-        stillCreating: stillCreating
-      )
-      if let ring = ringOfWaits(from: thread, in: registry.waits) { stop(ring) }
+    waits.withLock { waits in
+      waits[thread] = Wait(key: key, creatingThread: creatingThread, stillCreating: stillCreating)
+      if let ring = ringOfWaits(from: thread, in: waits) { stop(ring) }
     }
-    defer { _ = registry.lock.withLock { registry.waits.removeValue(forKey: thread) } }
+    defer { _ = waits.withLock { $0.removeValue(forKey: thread) } }
     if wait(Lock.Deadline(afterSeconds: patienceSeconds)) { return }
     report(message())
     _ = wait(nil)
