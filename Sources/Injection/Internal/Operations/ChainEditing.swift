@@ -92,26 +92,3 @@ extension InjectedValues {
     }
   }
 }
-
-/// The overrides a value wrote itself, innermost first: the boxes at the top of its chain, of its
-/// layer, and those of the own indexes below them. The value's chain keeps them alive while it is
-/// not written.
-struct OwnBoxes: Sequence, IteratorProtocol {
-  private var node: Node?
-  private let layer: UInt32?
-  private var indexed: IndexingIterator<[Node]>?
-
-  init(head: Node?, layer: UInt32?) {
-    self.node = head
-    self.layer = layer
-  }
-
-  mutating func next() -> Node? {
-    if let box = indexed?.next() { return box }
-    guard let layer, let current = node, current.layer == layer else { return nil }
-    node = current.next
-    guard let index = current as? IndexNode else { return current }
-    indexed = index.boxes.makeIterator()
-    return self.next()
-  }
-}

@@ -27,8 +27,17 @@ extension InjectedValues {
     finishWrite(Box<Key>(value, next: next, site: site))
   }
 
-  /// This value's own overrides, innermost first.
-  var ownBoxes: OwnBoxes { OwnBoxes(head: head, layer: site?.layer) }
+  /// The overrides this value wrote itself, innermost first: the boxes at the top of its chain,
+  /// of its layer, and those of the own indexes below them.
+  var ownBoxes: [Node] {
+    var boxes: [Node] = []
+    var node = head
+    while let current = node, current.layer == site?.layer {
+      if let index = current as? IndexNode { boxes += index.boxes } else { boxes.append(current) }
+      node = current.next
+    }
+    return boxes
+  }
 
   // MARK: - Writes to `$0` and its copies
 
