@@ -32,38 +32,13 @@ extension InjectedValues {
     let start = InjectedValues(updating: _visibleHead, fileID: fileID, line: line)
     var builder = UpdateBuilder(starting: start, synchronous: true)
     var values = InjectedValues(builder: builder)
-    do {
-      let frame = ContextFrame(.update, builder: builder, task: ContextFrame.currentTask)
+    let frame = ContextFrame(.update, builder: builder, task: ContextFrame.currentTask)
+    let outcome = Result { () throws(Failure) in
       try ContextFrame.with(frame) { () throws(Failure) in try update(&values) }
-    } catch {
-      _ = finishUpdate(&builder, final: &values)
-      throw error
     }
-    return finishUpdate(&builder, final: &values)
-  }
-
-  /// Runs the asynchronous `update` on `$0` as `updating` does; the builder is found through
-  /// the task's values, bound to it while `update` runs, since the closure may change threads.
-  static func updatingAsynchronously(
-    fileID: StaticString,
-    line: UInt,
-    with update: (inout InjectedValues) async throws -> Void,
-    isolation: isolated (any Actor)?
-  ) async throws -> InjectedValues {
-    let start = InjectedValues(updating: _visibleHead, fileID: fileID, line: line)
-    var builder = UpdateBuilder(starting: start, synchronous: false)
-    var values = InjectedValues(builder: builder)
-    do {
-      try await taskValues.withValue(
-        TaskValues(storage: builder),
-        operation: { try await update(&values) },
-        isolation: isolation
-      )
-    } catch {
-      _ = finishUpdate(&builder, final: &values)
-      throw error
-    }
-    return finishUpdate(&builder, final: &values)
+    let built = finishUpdate(&builder, final: &values)
+    try outcome.get()
+    return built
   }
 
   /// Ends the update closure of `builder`, whose `$0` holds `final`, and returns the values of
@@ -189,21 +164,20 @@ extension InjectedValues {
   ) async throws(Failure) -> Result {
     var values = values
     let (head, scope) = values.openLazyValues(synchronously: false)
-    let result = await taskValues.withValue(
-      TaskValues(storage: head),
-      operation: { () async -> Swift.Result<Result, Failure> in
-        let result: Swift.Result<Result, Failure>
+    return try await withHead(
+      head,
+      { () async throws(Failure) -> Result in
         do throws(Failure) {
-          result = .success(try await operation())
+          let result = try await operation()
+          await scope.end()
+          return result
         } catch {
-          result = .failure(error)
+          await scope.end()
+          throw error
         }
-        await scope.end()
-        return result
       },
       isolation: isolation
     )
-    return try result.get()
   }
 
   /// Starts the scope of the values built on first use that this value declared, and returns

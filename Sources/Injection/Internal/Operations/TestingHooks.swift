@@ -10,23 +10,29 @@ extension InjectedValues {
   /// The strict-mode observer of these values, if any.
   package var _observer: (any InjectionFallbackObserver)? { chain?.observer }
 
-  /// Runs an update closure that may suspend, and returns the values it built.
-  ///
-  /// `$0` refers to an `UpdateBuilder`, as in a synchronous update closure; the builder is bound
-  /// as the task's values while the closure runs, so that the closure's reads and seed-style
-  /// writes reach it wherever the closure resumes.
+  /// Runs an update closure that may suspend, on `$0` as `updating` does, and returns the values
+  /// it built. The builder is found through the task's values, bound to it while `update` runs,
+  /// since the closure may change threads.
   package static func _updatingAsynchronously(
     fileID: StaticString,
     line: UInt,
     with update: (inout InjectedValues) async throws -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> InjectedValues {
-    try await updatingAsynchronously(
-      fileID: fileID,
-      line: line,
-      with: update,
-      isolation: isolation
-    )
+    let start = InjectedValues(updating: _visibleHead, fileID: fileID, line: line)
+    var builder = UpdateBuilder(starting: start, synchronous: false)
+    var values = InjectedValues(builder: builder)
+    do {
+      try await taskValues.withValue(
+        TaskValues(storage: builder),
+        operation: { try await update(&values) },
+        isolation: isolation
+      )
+    } catch {
+      _ = finishUpdate(&builder, final: &values)
+      throw error
+    }
+    return finishUpdate(&builder, final: &values)
   }
 
   /// Runs `operation` in the scope that `values` (from `updating`) describe: bound as the task's
