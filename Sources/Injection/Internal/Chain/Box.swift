@@ -13,12 +13,11 @@ struct OverrideSite: Sendable {
     case global
   }
 
-  @usableFromInline let kind: Kind
-  /// How many scopes deep the override was set.
-  @usableFromInline let depth: Int
-  /// For a scope, where it is written; empty otherwise.
-  @usableFromInline let fileID: StaticString
-  @usableFromInline let line: UInt
+  /// The address and length of the `#fileID` of a scope: a string literal, never freed. For a
+  /// snapshot, which has no file, `fileLength` holds the depth instead (see `depth`).
+  @usableFromInline let fileStart: UInt
+  @usableFromInline let fileLength: UInt32
+  @usableFromInline let line: UInt32
   /// Which value writes with this site: the kind (low two bits) and, for a scope, its depth, or
   /// for writes to a snapshot, a number of their own (the rest). Writes of one update closure
   /// share a layer, and so do writes to one snapshot and its copies; two snapshots of one chain
@@ -29,21 +28,40 @@ struct OverrideSite: Sendable {
   /// The layer of nodes that no value writes: indexes that end a chain, observers, markers.
   @usableFromInline static let noLayer = UInt32.max
 
-  /// A site of `kind`, `depth` scopes deep; its layer's number is the depth unless `number` is
-  /// given.
   @inlinable
-  init(_ kind: Kind, depth: Int, fileID: StaticString = "", line: UInt = 0, number: UInt32? = nil) {
-    self.kind = kind
-    self.depth = depth
-    self.fileID = fileID
-    self.line = line
-    layer = (number ?? UInt32(truncatingIfNeeded: depth)) << 2 | kind.rawValue
+  init(_ kind: Kind, depth: Int, fileID: StaticString = "", line: UInt = 0) {
+    fileStart = kind == .scope ? UInt(bitPattern: fileID.utf8Start) : 0
+    fileLength = UInt32(truncatingIfNeeded: fileID.utf8CodeUnitCount)
+    self.line = UInt32(truncatingIfNeeded: line)
+    layer = UInt32(truncatingIfNeeded: depth) << 2 | kind.rawValue
   }
 
-  /// The site of writes to a snapshot whose chain starts at `head`, with a layer of their own.
+  /// The site of writes to a snapshot at `depth`, with a layer of their own.
+  @usableFromInline
+  init(snapshotAt depth: Int) {
+    fileStart = 0
+    fileLength = UInt32(truncatingIfNeeded: depth)  // no file: the depth, see `depth`
+    line = 0
+    layer = injection_next_snapshot_layer() << 2 | Kind.snapshot.rawValue
+  }
+
+  @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
+  @inlinable var depth: Int {
+    Int(layer & 3 == Kind.snapshot.rawValue ? fileLength : layer >> 2)
+  }
+
+  /// The site of writes to a snapshot whose chain starts at `head`.
   @usableFromInline
   static func snapshot(over head: Node?) -> OverrideSite {
-    OverrideSite(.snapshot, depth: head?.depth ?? 0, number: injection_next_snapshot_layer())
+    OverrideSite(snapshotAt: head?.depth ?? 0)
+  }
+
+  var fileID: String {
+    let start = UnsafeRawPointer(bitPattern: fileStart)
+    return String(
+      decoding: UnsafeRawBufferPointer(start: start, count: Int(fileLength)),
+      as: UTF8.self
+    )
   }
 }
 

@@ -31,7 +31,7 @@ extension OverrideSite {
   /// Where the override was set, as `source(of:)` reports it.
   var source: InjectionSource {
     switch kind {
-    case .scope: .scope(fileID: "\(fileID)", line: Int(line))
+    case .scope: .scope(fileID: fileID, line: Int(line))
     case .snapshot: .snapshot
     case .global: .global
     }
