@@ -37,7 +37,7 @@ final class IndexNode: Node, @unchecked Sendable {
   /// `next`.
   init(_ boxes: [Node], layer: UInt32, next: Node?) {
     var table = KeyTable(capacity: boxes.count)
-    for box in boxes { table.insert(box, for: box.key) }
+    for box in boxes { table.insertIfAbsent(box, for: box.key) }
     self.table = table
     self.endObserver = nil
     super.init(

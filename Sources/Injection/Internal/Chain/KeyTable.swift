@@ -42,42 +42,22 @@ struct KeyTable: Sendable {
     }
   }
 
-  /// Stores `node` for `key`, replacing any node stored for it.
-  mutating func insert(_ node: Node, for key: UInt) {
-    let slot = Slot(key: key, node: node, unretained: Unmanaged.passUnretained(node))
-    if let index = slotIndex(of: key) {
-      slots[index] = slot
-      return
-    }
+  /// Stores `node` for `key`, unless a node is stored for it already.
+  mutating func insertIfAbsent(_ node: Node, for key: UInt) {
+    if find(key) != nil { return }
     if slots.count < (count + 1) * 2 {
       rehash(capacity: Swift.max(4, slots.count * 2, (count + 1) * 2))
     }
     let mask = slots.count - 1
     var index = Self.home(of: key, mask: mask)
     while slots[index].key != 0 { index = (index + 1) & mask }
-    slots[index] = slot
+    slots[index] = Slot(key: key, node: node, unretained: Unmanaged.passUnretained(node))
     count += 1
-  }
-
-  /// Stores `node` for `key` unless a node is stored for it already.
-  mutating func insertIfAbsent(_ node: Node, for key: UInt) {
-    if slotIndex(of: key) == nil { insert(node, for: key) }
   }
 
   /// Every stored node, in no particular order.
   var nodes: [Node] {
     slots.compactMap(\.node)
-  }
-
-  private func slotIndex(of key: UInt) -> Int? {
-    guard !slots.isEmpty else { return nil }
-    let mask = slots.count - 1
-    var index = Self.home(of: key, mask: mask)
-    while slots[index].key != 0 {
-      if slots[index].key == key { return index }
-      index = (index + 1) & mask
-    }
-    return nil
   }
 
   private mutating func rehash(capacity: Int) {
@@ -86,6 +66,6 @@ struct KeyTable: Sendable {
     let old = slots
     slots = Array(repeating: Slot(), count: size)
     count = 0
-    for slot in old { if let node = slot.node { insert(node, for: slot.key) } }
+    for slot in old { if let node = slot.node { insertIfAbsent(node, for: slot.key) } }
   }
 }
