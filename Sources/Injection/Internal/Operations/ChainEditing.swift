@@ -27,20 +27,20 @@ extension InjectedValues {
   @usableFromInline
   static func unlinking(_ key: UInt, from head: Node?, layer: UInt32) -> Node?? {
     var boxCount = 0
-    var position: Int?
+    var own: Node?
     var holder: IndexNode?
     var node = head
     while let current = node, current.layer == layer {
       if let index = current as? IndexNode {
         if holder == nil, index.box(for: key) != nil { holder = index }
       } else {
-        if current.key == key { position = boxCount }
+        if current.key == key { own = current }
         boxCount += 1
       }
       node = current.next
     }
-    if let position {
-      return removing(position, from: head!)
+    if let own {
+      return relinking(to: own, from: head, onto: own.next)
     } else if let holder {
       let remaining = IndexNode(
         holder.boxes.filter { $0.key != key },
@@ -64,11 +64,6 @@ extension InjectedValues {
       below = index.next
     }
     return IndexNode(boxes, layer: layer, next: below)
-  }
-
-  /// The chain from `node` without its node at `position`; the nodes above it are relinked.
-  private static func removing(_ position: Int, from node: Node) -> Node? {
-    position == 0 ? node.next : node.relinked(to: removing(position - 1, from: node.next!))
   }
 
   /// The nodes from `node` down to `end`, which is replaced by `bottom`, relinked onto it.
