@@ -2,12 +2,6 @@
 // removing them.
 
 extension InjectedValues {
-  /// Values with no overrides whose writes are global values.
-  init(globalWrites: Void) {
-    self.init(head: nil)
-    site = OverrideSite(.global, depth: 0)
-  }
-
   /// Sets the global values of the keys that the setter behind `keyPath` writes.
   ///
   /// The setter runs on empty values, as an update closure that sees only global values and
@@ -18,7 +12,9 @@ extension InjectedValues {
     _ value: Value,
     through keyPath: WritableKeyPath<InjectedValues, Value>
   ) {
-    var builder = UpdateBuilder(starting: InjectedValues(globalWrites: ()), synchronous: true)
+    var start = InjectedValues()
+    start.site = OverrideSite(.global, depth: 0)  // writes that are global values
+    var builder = UpdateBuilder(starting: start, synchronous: true)
     var values = InjectedValues(builder: builder)
     let frame = ContextFrame(.update, builder: builder, task: ContextFrame.currentTask)
     ContextFrame.with(frame) { values[keyPath: keyPath] = value }

@@ -54,33 +54,23 @@ extension InjectedValues {
       let value = box._withUnsafeGuaranteedRef {
         unsafeDowncast($0, to: Box<Key>.self).value  // global values are `Box`es
       }
-      GlobalValues.endReading(section)
+      injection_global_read_end(section)
       return value
     }
     return defaultValue(of: Key.self)
   }
 
-  /// `Key.currentValue`, created as `creatingDefault(of:_:)` says.
-  @inlinable @inline(never)
-  static func defaultValue<Key: InjectionKey>(of key: Key.Type) -> Key.Value {
-    creatingDefault(of: Key.self) { Key.currentValue }
-  }
-
-  /// Runs `body`, which creates the default of `key`, with reads seeing only global values and
-  /// other defaults, after checking that this thread is not creating `key` already (see
-  /// `CycleDetection`). Swift creates the default itself: a `static let` once, even when many
-  /// threads read it at once.
+  /// `Key.currentValue`, created with reads seeing only global values and other defaults, after
+  /// checking that this thread is not creating `Key` already (see `CycleDetection`). Swift
+  /// creates the default itself: a `static let` once, even when many threads read it at once.
   ///
   /// A default is created outside every scope: whichever scope reads it first, it sees only
   /// global values and other defaults.
-  @inlinable
-  static func creatingDefault<Result>(
-    of key: any InjectionKey.Type,
-    _ body: () -> Result
-  ) -> Result {
+  @inlinable @inline(never)
+  static func defaultValue<Key: InjectionKey>(of key: Key.Type) -> Key.Value {
     // Outside every frame, the usual case of a read, no key can be being created here.
-    if ContextFrame.top != nil { CycleDetection.checkThisThread(key, cell: 0) }
-    return ContextFrame.reading(nil, creating: key, body)
+    if ContextFrame.top != nil { CycleDetection.checkThisThread(Key.self, cell: 0) }
+    return ContextFrame.reading(nil, creating: Key.self) { Key.currentValue }
   }
 
   /// Tells strict mode about a read of `key` (whose values are of `valueType`) that found no

@@ -38,8 +38,8 @@ enum GlobalValues {
   private static let published = Locked<IndexNode?>(nil)
 
   /// Begins a read section and returns the global override of `key` in it, without retaining it,
-  /// with the `section` that `endReading(_:)` must end as soon as the value is copied out (see
-  /// "Read sections"); `nil`, with no section open, if `key` has no global value.
+  /// with the `section` that `injection_global_read_end` must end as soon as the value is copied
+  /// out (see "Read sections"); `nil`, with no section open, if `key` has no global value.
   @usableFromInline
   static func beginReading(
     _ key: UInt
@@ -53,12 +53,6 @@ enum GlobalValues {
     }
     injection_global_read_end(section)
     return nil
-  }
-
-  /// Ends the read section that `beginReading(_:)` began and returned `section` for.
-  @usableFromInline
-  static func endReading(_ section: UnsafeMutableRawPointer?) {
-    injection_global_read_end(section)
   }
 
   /// The global override of `key`, if one is set.
