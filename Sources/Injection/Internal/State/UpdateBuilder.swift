@@ -58,19 +58,18 @@ final class UpdateBuilder: @unchecked Sendable {
     ownerTask = synchronous ? 0 : ContextFrame.currentTask
   }
 
-  /// Whether the code running now is the closure's own: the thread of a synchronous closure, or
-  /// the task of an asynchronous one. A thread, not a task, for a synchronous closure: everything
-  /// on that thread runs one step at a time, so a task started there with `Task.immediate` and
-  /// given a copy of `$0` works on it as the closure does (Rules.md says so), while its own reads
-  /// and seed-style writes, which go through the frame, check the task.
-  var isOwnedByCurrentCode: Bool {
-    ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask
-  }
-
   /// Whether the code running now is the closure's own, and the closure has not returned: the
-  /// code whose writes go into this builder.
+  /// code whose writes go into this builder. The closure's own code is the thread of a
+  /// synchronous closure, or the task of an asynchronous one. A thread, not a task, for a
+  /// synchronous closure: everything on that thread runs one step at a time, so a task started
+  /// there with `Task.immediate` and given a copy of `$0` works on it as the closure does
+  /// (Rules.md says so), while its own reads and seed-style writes, which go through the frame,
+  /// check the task.
   @usableFromInline
-  var isOpenForCurrentCode: Bool { isOwnedByCurrentCode && !sealed }
+  var isOpenForCurrentCode: Bool {
+    (ownerThread != 0 ? ownerThread == currentThreadID() : ownerTask == ContextFrame.currentTask)
+      && !sealed
+  }
 
   /// The chain that the code running now sees through this builder.
   @usableFromInline
