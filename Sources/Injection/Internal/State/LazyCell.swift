@@ -35,10 +35,7 @@ enum LazyState: Equatable, Sendable {
 
 /// What a scope does with each value built on first use that it opened, whatever its type.
 protocol LazyScopeMember: AnyObject, Sendable {
-  var key: any InjectionKey.Type { get }
   var hasAsynchronousTeardown: Bool { get }
-  /// The value as descriptions show it.
-  var description: String { get }
   /// The declaration, as messages name it: `lazy(Key) at File.swift:12`.
   var declaration: String { get }
   /// Starts the scope that took the declaration: reads build the value, seeing `chain`. `false`
@@ -48,9 +45,9 @@ protocol LazyScopeMember: AnyObject, Sendable {
   func reopen(seeing chain: Node?)
   /// Waits if another thread is building the value, and says whether it waited.
   func waitForBuildInFlight() -> Bool
-  /// Runs the teardown, unless it has run; the value must be built.
-  func tearDown()
-  func tearDown() async
+  /// Runs a synchronous teardown, unless it has run, and returns an asynchronous one for the
+  /// caller to await; the value must be built.
+  func tearDown() -> (@Sendable () async -> Void)?
   /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
   /// returns whether a built value still needs its teardown.
   func close() -> Bool
@@ -237,22 +234,14 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     }
   }
 
-  func tearDown() {
-    guard let value = claimTeardown() else { return }
+  func tearDown() -> (@Sendable () async -> Void)? {
+    guard let value = claimTeardown() else { return nil }
     switch teardown {
-    case .none: break
+    case .none: return nil
     case .sync(let teardown): teardown(value)
-    case .async: preconditionFailure("Injection: \(declaration) has an asynchronous teardown")
+    case .async(let teardown): return { await teardown(value) }
     }
-  }
-
-  func tearDown() async {
-    guard let value = claimTeardown() else { return }
-    switch teardown {
-    case .none: break
-    case .sync(let teardown): teardown(value)
-    case .async(let teardown): await teardown(value)
-    }
+    return nil
   }
 
   func close() -> Bool {
@@ -378,14 +367,15 @@ final class LazyScope: @unchecked Sendable {
   /// value stays readable; then every cell closes, in the order the scope opened them.
   @usableFromInline
   func end() {
-    while let cell = nextTeardown() { cell.tearDown() }
-    for cell in cells where cell.close() { cell.tearDown() }
+    // A synchronous scope has no asynchronous teardowns: `openLazyValues` stops for them.
+    while let cell = nextTeardown() { _ = cell.tearDown() }
+    for cell in cells where cell.close() { _ = cell.tearDown() }
   }
 
   /// The asynchronous `end()`, which waits for asynchronous teardowns.
   @usableFromInline
   func end() async {
-    while let cell = nextTeardown() { await cell.tearDown() }
-    for cell in cells where cell.close() { await cell.tearDown() }
+    while let cell = nextTeardown() { await cell.tearDown()?() }
+    for cell in cells where cell.close() { await cell.tearDown()?() }
   }
 }
