@@ -46,7 +46,7 @@ public struct Injected<Value>: Sendable {
   public init(_ keyPath: any KeyPath<InjectedValues, Value> & Sendable) {
     access = { values, newValue in
       guard let newValue else { return values[keyPath: keyPath] }
-      return Self.assignPointee(newValue) { keyPath }
+      return Self.assign(newValue) { keyPath }
     }
   }
 
@@ -88,7 +88,7 @@ public struct Injected<Value>: Sendable {
         Self.checkMainActor()
         return values[keyPath: keyPath]
       }
-      return Self.assignPointeeOnMainActor(newValue) { keyPath }
+      return Self.assign(newValue, onMainActor: true) { keyPath }
     }
   }
 
@@ -112,13 +112,22 @@ public struct Injected<Value>: Sendable {
   }
 
   /// Sets the global value to `value.pointee`, through the key path that `keyPath` returns, and
-  /// returns that value: the write path of the `Sendable` initializer's closure, kept out of it.
+  /// returns that value: the write path of the initializers' closures, kept out of them. With
+  /// `onMainActor`, it stops the program unless it runs on the main actor.
   @usableFromInline @inline(never)
-  static func assignPointee(
+  static func assign(
     _ value: UnsafePointer<Value>,
-    through keyPath: () -> any KeyPath<InjectedValues, Value> & Sendable
+    onMainActor: Bool = false,
+    through keyPath: () -> KeyPath<InjectedValues, Value>
   ) -> Value {
-    assign(value.pointee) { keyPath() }
+    if onMainActor { checkMainActor() }
+    guard let writable = keyPath() as? WritableKeyPath<InjectedValues, Value> else {
+      fatalError(
+        "Injection: cannot assign through @Injected(\(keyPath())): its accessor on InjectedValues "
+          + "is get-only, a read-only view of another dependency. Assign that dependency instead."
+      )
+    }
+    InjectedValues.setGlobal(value.pointee, through: writable)
     return value.pointee
   }
 
@@ -138,32 +147,6 @@ public struct Injected<Value>: Sendable {
         + "written off the main actor. Use it on the main actor only, or make its accessor on "
         + "InjectedValues nonisolated, so that any thread can read it."
     )
-  }
-
-  /// The write path of the main-actor initializer's closure: `assignPointee(_:through:)`, on
-  /// the main actor, which it checks.
-  @usableFromInline @inline(never)
-  static func assignPointeeOnMainActor(
-    _ value: UnsafePointer<Value>,
-    through keyPath: () -> KeyPath<InjectedValues, Value>
-  ) -> Value {
-    checkMainActor()
-    // Both are used on this thread only, inside `assumeIsolated`, which runs synchronously.
-    let (value, keyPath) = (UncheckedSendable(value), UncheckedSendable(keyPath()))
-    MainActor.assumeIsolated { assign(value.value.pointee) { keyPath.value } }
-    return value.value.pointee
-  }
-
-  @usableFromInline
-  static func assign(_ value: Value, through keyPath: () -> KeyPath<InjectedValues, Value>) {
-    let keyPath = keyPath()
-    guard let writable = keyPath as? WritableKeyPath<InjectedValues, Value> else {
-      fatalError(
-        "Injection: cannot assign through @Injected(\(keyPath)): its accessor on InjectedValues "
-          + "is get-only, a read-only view of another dependency. Assign that dependency instead."
-      )
-    }
-    InjectedValues.setGlobal(value, through: writable)
   }
 }
 

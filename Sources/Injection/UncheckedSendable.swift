@@ -29,7 +29,7 @@
 /// > soon as the type is `Sendable`.
 public struct UncheckedSendable<Value>: @unchecked Sendable {
   // Unchecked on purpose: this is the escape hatch users opt into, with the warning above. The
-  // library itself wraps only values it uses on the main actor (see `Injected`).
+  // library itself never uses it.
 
   /// The wrapped value.
   ///
