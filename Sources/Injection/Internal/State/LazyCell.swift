@@ -94,14 +94,6 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 
   // MARK: - Reading
 
-  /// What a read does next, decided under the lock.
-  private enum Step {
-    case build(seeing: Node?)
-    case read(Value)
-    case wait(for: UInt)
-    case stop(LazyState)
-  }
-
   /// The value: built on the first read, by that reader, while later readers wait for it. Every
   /// decision is made under the lock; the factory runs without it.
   @inlinable
@@ -124,22 +116,20 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     CycleDetection.checkThisThread(key, cell: identity)
     var waited = false
     while true {
-      let step = lock.withLock { () -> Step in
-        switch state {
-        case .built: return .read(value!)
-        case .open:
+      // What the read found, and, if the value is not built, whether this read builds it.
+      let (found, built, chain) = lock.withLock { () -> (LazyState, Value?, Node?) in
+        let found = state
+        if found == .open {
           state = .building(thread: thread)
           scope?.owner.buildStarted()
-          return .build(seeing: scope?.chain)
-        case .building(let builder): return .wait(for: builder)
-        // A read that waited for a build as the scope ended gets the value it waited for.
-        case .closed where waited && value != nil: return .read(value!)
-        case .declared, .closed: return .stop(state)
         }
+        return (found, value, scope?.chain)
       }
-      switch step {
-      case .read(let value): return value
-      case .build(let chain):
+      switch found {
+      case .built: return built!
+      // A read that waited for a build as the scope ended gets the value it waited for.
+      case .closed where waited && built != nil: return built!
+      case .open:
         let made = ContextFrame.reading(chain, creating: key, cell: identity) { make() }
         lock.withLock {
           value = made
@@ -148,11 +138,11 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
           lock.wakeAll()
         }
         return made
-      case .wait(let builder):
+      case .building(let builder):
         if builder == thread { CycleDetection.stopForCycleOnThisThread(key, cell: identity) }
         waitForBuild(by: builder, waiter: "this read")
         waited = true
-      case .stop(let state): misuse(state)
+      case .declared, .closed: misuse(found)
       }
     }
   }
