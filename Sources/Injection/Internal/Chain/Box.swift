@@ -36,11 +36,11 @@ struct OverrideSite: Sendable {
     layer = UInt32(truncatingIfNeeded: depth) << 2 | kind.rawValue
   }
 
-  /// The site of writes to a snapshot at `depth`, with a layer of their own.
+  /// The site of writes to a snapshot whose chain starts at `head`, with a layer of their own.
   @usableFromInline
-  init(snapshotAt depth: Int) {
+  init(snapshotOver head: Node?) {
     fileStart = 0
-    fileLength = UInt32(truncatingIfNeeded: depth)  // no file: the depth, see `depth`
+    fileLength = UInt32(truncatingIfNeeded: head?.depth ?? 0)  // no file: the depth, see `depth`
     line = 0
     layer = injection_next_snapshot_layer() << 2 | Kind.snapshot.rawValue
   }
@@ -48,12 +48,6 @@ struct OverrideSite: Sendable {
   @inlinable var kind: Kind { Kind(rawValue: layer & 3).unsafelyUnwrapped }
   @inlinable var depth: Int {
     Int(layer & 3 == Kind.snapshot.rawValue ? fileLength : layer >> 2)
-  }
-
-  /// The site of writes to a snapshot whose chain starts at `head`.
-  @usableFromInline
-  static func snapshot(over head: Node?) -> OverrideSite {
-    OverrideSite(snapshotAt: head?.depth ?? 0)
   }
 
   var fileID: String {

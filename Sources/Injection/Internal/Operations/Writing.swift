@@ -6,7 +6,7 @@ extension InjectedValues {
   /// write of an override calls it, makes its box, and passes it to `finishWrite(_:)`.
   @inlinable
   mutating func startWrite(of key: UInt) -> (next: Node?, site: OverrideSite) {
-    let site = self.site ?? OverrideSite.snapshot(over: head)
+    let site = self.site ?? OverrideSite(snapshotOver: head)
     self.site = site
     if head?.layer == site.layer, let edited = Self.unlinking(key, from: head, layer: site.layer) {
       return (edited, site)
