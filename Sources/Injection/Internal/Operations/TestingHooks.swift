@@ -46,11 +46,7 @@ extension InjectedValues {
     if values.ownsLazyValues {
       try await withLazyValues(values, operation, isolation: isolation)
     } else {
-      try await taskValues.withValue(
-        TaskValues(storage: values.headForBinding),
-        operation: operation,
-        isolation: isolation
-      )
+      try await withHead(values.headForBinding, operation, isolation: isolation)
     }
   }
 }
