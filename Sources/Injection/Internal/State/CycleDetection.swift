@@ -45,37 +45,23 @@ enum CycleDetection {
   // MARK: - On one thread
 
   /// Stops the program, with the chain of keys, if this thread is already creating `key` (its
-  /// default, or with `cell`, the value of that cell).
+  /// default, or with `cell`, the value of that cell). With `certain`, when the caller knows
+  /// this thread builds it, stops in any case.
   @usableFromInline
-  static func checkThisThread(_ key: any InjectionKey.Type, cell: UInt) {
-    let identity = ObjectIdentifier(key)
-    var frame = ContextFrame.top
-    while let current = frame {
-      if current.pointee.kind == .reading, let creating = current.pointee.creating,
-        ObjectIdentifier(creating) == identity, current.pointee.owner == cell
-      {
-        stopForCycleOnThisThread(key, cell: cell)
-      }
-      frame = current.pointee.below
-    }
-  }
-
-  /// Stops the program with the chain of keys that this thread is creating, from `key` (its
-  /// default, or with `cell`, the value of that cell) to the read of `key` again.
-  static func stopForCycleOnThisThread(_ key: any InjectionKey.Type, cell: UInt) -> Never {
-    var inner: [(key: any InjectionKey.Type, cell: UInt)] = []
+  static func checkThisThread(_ key: any InjectionKey.Type, cell: UInt, certain: Bool = false) {
+    var creating: [(key: any InjectionKey.Type, cell: UInt)] = []  // innermost first
     var frame = ContextFrame.top
     while let current = frame {
       if current.pointee.kind == .reading, let key = current.pointee.creating {
-        inner.append((key, current.pointee.owner))
+        creating.append((key, current.pointee.owner))
       }
       frame = current.pointee.below
     }
-    let end =
-      inner.firstIndex {
-        ObjectIdentifier($0.key) == ObjectIdentifier(key) && $0.cell == cell
-      } ?? inner.count - 1
-    stop(([key] + inner[...end].map(\.key)).reversed())
+    let again = creating.firstIndex {
+      ObjectIdentifier($0.key) == ObjectIdentifier(key) && $0.cell == cell
+    }
+    guard let end = again ?? (certain ? creating.count - 1 : nil) else { return }
+    stop(([key] + creating.prefix(end + 1).map(\.key)).reversed())
   }
 
   private static func stop(_ keys: [any InjectionKey.Type]) -> Never {

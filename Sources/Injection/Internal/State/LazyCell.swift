@@ -139,7 +139,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
         }
         return made
       case .building(let builder):
-        if builder == thread { CycleDetection.stopForCycleOnThisThread(key, cell: identity) }
+        if builder == thread { CycleDetection.checkThisThread(key, cell: identity, certain: true) }
         waitForBuild(by: builder, waiter: "this read")
         waited = true
       case .declared, .closed: misuse(found)
