@@ -11,8 +11,21 @@ final class IndexNode: Node, @unchecked Sendable {
   /// The strict-mode observer in effect at the end of a chain this index holds.
   private let endObserver: (any InjectionFallbackObserver)?
 
+  private init(
+    _ table: KeyTable,
+    observer: (any InjectionFallbackObserver)?,
+    layer: UInt32,
+    depth: Int,
+    next: Node?
+  ) {
+    self.table = table
+    self.endObserver = observer
+    let observed: Bool? = observer != nil ? true : nil  // else as `next`
+    super.init(kind: .index, next: next, layer: layer, isObserved: observed, depth: depth)
+  }
+
   /// Indexes every override visible from `head` (inner ones win), linked to `next`.
-  init(indexing head: Node, next: Node? = nil) {
+  convenience init(indexing head: Node, next: Node? = nil) {
     var table = KeyTable(capacity: min(Int(head.hops), 64))
     var node: Node? = head
     while let current = node {
@@ -23,41 +36,17 @@ final class IndexNode: Node, @unchecked Sendable {
       }
       node = current.next
     }
-    self.table = table
-    self.endObserver = head.observer
-    super.init(
-      kind: .index,
-      next: next,
-      isObserved: endObserver != nil || (next?.isObserved ?? false),
-      depth: head.depth
-    )
+    let layer = OverrideSite.noLayer
+    self.init(table, observer: head.observer, layer: layer, depth: head.depth, next: next)
   }
 
   /// Indexes `boxes` (no two with the same key), written by the value of `layer`, linked to
   /// `next`.
-  init(_ boxes: [Node], layer: UInt32, next: Node?) {
+  convenience init(_ boxes: [Node], layer: UInt32, next: Node?) {
     var table = KeyTable(capacity: boxes.count)
     for box in boxes { table.insertIfAbsent(box, for: box.key) }
-    self.table = table
-    self.endObserver = nil
-    super.init(
-      kind: .index,
-      next: next,
-      layer: layer,
-      depth: boxes.map { $0.depth }.max() ?? next?.depth ?? 0
-    )
-  }
-
-  private init(_ index: IndexNode, next: Node?) {
-    self.table = index.table
-    self.endObserver = index.endObserver
-    super.init(
-      kind: .index,
-      next: next,
-      layer: index.layer,
-      isObserved: index.endObserver != nil || (next?.isObserved ?? false),
-      depth: index.depth
-    )
+    let depth = boxes.map(\.depth).max() ?? next?.depth ?? 0
+    self.init(table, observer: nil, layer: layer, depth: depth, next: next)
   }
 
   /// The indexed boxes, in no particular order.
@@ -73,7 +62,7 @@ final class IndexNode: Node, @unchecked Sendable {
   }
 
   override func relinked(to next: Node?, site: OverrideSite? = nil) -> Node {
-    IndexNode(self, next: next)
+    IndexNode(table, observer: endObserver, layer: layer, depth: depth, next: next)
   }
 
   override var ownObserver: (any InjectionFallbackObserver)? { endObserver }
