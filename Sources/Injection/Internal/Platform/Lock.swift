@@ -54,12 +54,6 @@ final class Lock: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
   }
 
-  /// While holding the lock: releases it until another thread calls `wakeAll()`, then takes it
-  /// again. Callers loop on the condition they wait for.
-  func wait() {
-    pthread_cond_wait(condition, mutex)
-  }
-
   /// A moment to stop waiting at, on the clock that `wait(until:)` uses.
   struct Deadline {
     fileprivate var time: timespec
@@ -72,13 +66,15 @@ final class Lock: @unchecked Sendable {
     }
   }
 
-  /// Like `wait()`, but gives up at `deadline`: returns `false` if the deadline passed first.
-  func wait(until deadline: Deadline) -> Bool {
-    var time = deadline.time
+  /// While holding the lock: releases it until another thread calls `wakeAll()`, or `deadline`
+  /// passes, then takes it again; returns `false` if the deadline passed first. Callers loop on
+  /// the condition they wait for.
+  func wait(until deadline: Deadline?) -> Bool {
+    guard var time = deadline?.time else { return pthread_cond_wait(condition, mutex) == 0 }
     return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
   }
 
-  /// Wakes every thread waiting in `wait()`.
+  /// Wakes every thread waiting in `wait(until:)`.
   func wakeAll() {
     pthread_cond_broadcast(condition)
   }

@@ -163,10 +163,6 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     ) { deadline in
       lock.withLock {
         while case .building = state {
-          guard let deadline else {
-            lock.wait()
-            continue
-          }
           if !lock.wait(until: deadline), case .building = state { return false }
         }
         return true
