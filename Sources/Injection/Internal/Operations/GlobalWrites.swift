@@ -21,7 +21,7 @@ extension InjectedValues {
     let written = finishUpdate(&builder, final: &values)
     for box in written.ownBoxes.reversed() {
       guard let key = box.overrideKey else { continue }
-      if box is any LazyDeclaration {
+      if box is LazyBox {
         fatalError(
           "Injection: the setter behind \(keyPath) declares \(key) with lazy(_:_:), but it was "
             + "called to set a global value, which is not built once per scope. Declare it in "

@@ -36,7 +36,7 @@ extension InjectedValues {
   /// The value of `node`, a `LazyBox<Value>`, built on the first read.
   @inlinable @inline(never)
   static func lazyValue<Value: Sendable>(of node: Node, as type: Value.Type) -> Value {
-    unsafeDowncast(node, to: LazyBox<Value>.self).cell.read()
+    unsafeDowncast(unsafeDowncast(node, to: LazyBox.self).cell, to: LazyCell<Value>.self).read()
   }
 
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.

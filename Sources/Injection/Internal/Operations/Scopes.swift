@@ -190,20 +190,20 @@ extension InjectedValues {
   @usableFromInline
   mutating func openLazyValues(synchronously: Bool) -> (head: Node?, scope: LazyScope) {
     let scope = LazyScope()
-    var taken: [any LazyDeclaration] = []
+    var taken: [LazyBox] = []
     let head = headForBinding
-    for case let box as any LazyDeclaration in ownBoxes {
-      if synchronously, box.member.hasAsynchronousTeardown {
-        Self.stopForAsynchronousTeardown(box.member)
+    for case let box as LazyBox in ownBoxes {
+      if synchronously, box.cell.hasAsynchronousTeardown {
+        Self.stopForAsynchronousTeardown(box.cell)
       }
-      if !scope.open(box.member, seeing: head) { taken.append(box) }
+      if !scope.open(box.cell, seeing: head) { taken.append(box) }
     }
     guard !taken.isEmpty else { return (head, scope) }
     for box in taken {
       let (next, site) = startWrite(of: box.key)
-      let redeclared = box.redeclared(next: next, site: site)
-      finishWrite(redeclared)
-      _ = scope.open(redeclared.member, seeing: nil)
+      let cell = box.cell.redeclared(at: site)
+      finishWrite(LazyBox(cell, next: next, site: site))
+      _ = scope.open(cell, seeing: nil)
     }
     let newHead = headForBinding
     for cell in scope.cells { cell.reopen(seeing: newHead) }

@@ -33,9 +33,14 @@ enum LazyState: Equatable, Sendable {
   case closed
 }
 
-/// What a scope does with each value built on first use that it opened, whatever its type.
+/// A value built on first use, whatever its type: what its box holds and what the scope that
+/// opened it does with it.
+@usableFromInline
 protocol LazyScopeMember: AnyObject, Sendable {
+  var key: any InjectionKey.Type { get }
   var hasAsynchronousTeardown: Bool { get }
+  /// The value as descriptions show it.
+  var description: String { get }
   /// The declaration, as messages name it: `lazy(Key) at File.swift:12`.
   var declaration: String { get }
   /// Starts the scope that took the declaration: reads build the value, seeing `chain`. `false`
@@ -51,6 +56,8 @@ protocol LazyScopeMember: AnyObject, Sendable {
   /// Ends the scope: later reads stop the program. Waits for a build in flight first, and
   /// returns whether a built value still needs its teardown.
   func close() -> Bool
+  /// The same declaration, in a cell of its own, declared at `site`.
+  func redeclared(at site: OverrideSite) -> any LazyScopeMember
 }
 
 /// A value built on first use, once per scope, and torn down when the scope ends: what
@@ -59,7 +66,7 @@ protocol LazyScopeMember: AnyObject, Sendable {
 final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   // Safe: `state`, `value`, `scope` and `tornDown` are read and written only under `lock`; the
   // rest is immutable.
-  let key: any InjectionKey.Type
+  @usableFromInline let key: any InjectionKey.Type
   let site: OverrideSite
   let make: @Sendable () -> Value
   let teardown: LazyTeardown<Value>
@@ -84,11 +91,11 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     self.teardown = teardown
   }
 
-  var hasAsynchronousTeardown: Bool {
+  @usableFromInline var hasAsynchronousTeardown: Bool {
     if case .async = teardown { true } else { false }
   }
 
-  var declaration: String {
+  @usableFromInline var declaration: String {
     site.kind == .scope ? "lazy(\(key)) at \(site.fileID):\(site.line)" : "lazy(\(key))"
   }
 
@@ -188,7 +195,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 
   // MARK: - The scope's side
 
-  func open(seeing chain: Node?, in scope: LazyScope) -> Bool {
+  @usableFromInline func open(seeing chain: Node?, in scope: LazyScope) -> Bool {
     lock.withLock {
       guard state == .declared else { return false }
       state = .open
@@ -197,7 +204,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     }
   }
 
-  func reopen(seeing chain: Node?) {
+  @usableFromInline func reopen(seeing chain: Node?) {
     let replaced = lock.withLock { () -> Node? in
       defer { scope?.chain = chain }
       return scope?.chain
@@ -205,7 +212,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     withExtendedLifetime(replaced) {}  // released outside the lock: it may run a deinitializer
   }
 
-  func waitForBuildInFlight() -> Bool {
+  @usableFromInline func waitForBuildInFlight() -> Bool {
     guard case .building(let builder) = lock.withLock({ state }) else { return false }
     waitForBuild(by: builder, waiter: "the end of its scope")
     return true
@@ -220,7 +227,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     }
   }
 
-  func tearDown() -> (@Sendable () async -> Void)? {
+  @usableFromInline func tearDown() -> (@Sendable () async -> Void)? {
     guard let value = claimTeardown() else { return nil }
     switch teardown {
     case .none: return nil
@@ -230,7 +237,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     return nil
   }
 
-  func close() -> Bool {
+  @usableFromInline func close() -> Bool {
     while true {
       let (builder, needsTeardown, scope) = lock.withLock {
         () -> (UInt?, Bool, (chain: Node?, owner: LazyScope)?) in
@@ -246,7 +253,11 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     }
   }
 
-  var description: String {
+  @usableFromInline func redeclared(at site: OverrideSite) -> any LazyScopeMember {
+    LazyCell(key: key, site: site, make: make, teardown: teardown)
+  }
+
+  @usableFromInline var description: String {
     switch lock.withLock({ (state, value) }) {
     case (.built, let value?): "\(value)"
     case (.building, _): "(lazy, being built)"
@@ -257,15 +268,15 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
 }
 
 /// One override of a key by a value built on first use: a node of the chain whose value its
-/// `LazyCell` holds. A box of a key whose values are `Value`.
+/// cell holds, a `LazyCell` of the key's value type.
 @usableFromInline
-final class LazyBox<Value: Sendable>: Node, LazyDeclaration, @unchecked Sendable {
+final class LazyBox: Node, @unchecked Sendable {
   // Safe: as `Node`; adds only `let` properties of `Sendable` types.
-  @usableFromInline let cell: LazyCell<Value>
+  @usableFromInline let cell: any LazyScopeMember
   let site: OverrideSite
 
   @usableFromInline
-  init(_ cell: LazyCell<Value>, next: Node?, site: OverrideSite) {
+  init(_ cell: any LazyScopeMember, next: Node?, site: OverrideSite) {
     self.cell = cell
     self.site = site
     super.init(
@@ -274,16 +285,6 @@ final class LazyBox<Value: Sendable>: Node, LazyDeclaration, @unchecked Sendable
       next: next,
       layer: site.layer,
       depth: site.depth
-    )
-  }
-
-  var member: any LazyScopeMember { cell }
-
-  func redeclared(next: Node?, site: OverrideSite) -> any LazyDeclaration {
-    LazyBox(
-      LazyCell(key: cell.key, site: site, make: cell.make, teardown: cell.teardown),
-      next: next,
-      site: site
     )
   }
 
@@ -296,13 +297,6 @@ final class LazyBox<Value: Sendable>: Node, LazyDeclaration, @unchecked Sendable
   override var overrideDescription: (value: String, site: OverrideSite)? {
     (cell.description, site)
   }
-}
-
-/// A `LazyBox` of any value type, as the scope that opens it sees it.
-protocol LazyDeclaration: Node {
-  var member: any LazyScopeMember { get }
-  /// The same declaration with a cell of its own, in a box declared at `site`, linked to `next`.
-  func redeclared(next: Node?, site: OverrideSite) -> any LazyDeclaration
 }
 
 /// The values built on first use that one scope opened, and the order in which their builds
