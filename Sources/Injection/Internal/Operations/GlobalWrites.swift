@@ -19,7 +19,9 @@ extension InjectedValues {
     let frame = ContextFrame(.update, builder: builder, task: ContextFrame.currentTask)
     ContextFrame.with(frame) { values[keyPath: keyPath] = value }
     let written = finishUpdate(&builder, final: &values)
-    for box in written.ownBoxes.reversed() {
+    var boxes: [Node] = []
+    written.forEachOwnBox { boxes.append($0) }
+    for box in boxes.reversed() {
       guard let key = box.overrideKey else { continue }
       if box is LazyBox {
         fatalError(

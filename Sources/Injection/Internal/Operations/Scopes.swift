@@ -192,7 +192,8 @@ extension InjectedValues {
     let scope = LazyScope()
     var taken: [LazyBox] = []
     let head = headForBinding
-    for case let box as LazyBox in ownBoxes {
+    forEachOwnBox { node in
+      guard let box = node as? LazyBox else { return }
       if synchronously, box.cell.hasAsynchronousTeardown {
         Self.stopForAsynchronousTeardown(box.cell)
       }

@@ -27,16 +27,14 @@ extension InjectedValues {
     finishWrite(Box<Key>(value, next: next, site: site))
   }
 
-  /// The overrides this value wrote itself, innermost first: the boxes at the top of its chain,
-  /// of its layer, and those of the own indexes below them.
-  var ownBoxes: [Node] {
-    var boxes: [Node] = []
+  /// Calls `body` with each override this value wrote itself, innermost first: the boxes at the
+  /// top of its chain, of its layer, and those of the own indexes below them.
+  func forEachOwnBox(_ body: (Node) -> Void) {
     var node = head
     while let current = node, current.layer == site?.layer {
-      if let index = current as? IndexNode { boxes += index.boxes } else { boxes.append(current) }
+      if let index = current as? IndexNode { index.boxes.forEach(body) } else { body(current) }
       node = current.next
     }
-    return boxes
   }
 
   // MARK: - Writes to `$0` and its copies
