@@ -64,7 +64,7 @@ protocol LazyScopeMember: AnyObject, Sendable {
 /// `InjectedValues.lazy(_:_:teardown:)` declares. Its states are `LazyState`'s.
 @usableFromInline
 final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
-  // Safe: `state`, `value`, `scope` and `tornDown` are read and written only under `lock`; the
+  // Safe: `state`, `built`, `scope` and `tornDown` are read and written only under `lock`; the
   // rest is immutable.
   @usableFromInline let key: any InjectionKey.Type
   let site: OverrideSite
@@ -72,10 +72,19 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   let teardown: LazyTeardown<Value>
 
   @usableFromInline var state = LazyState.declared
-  @usableFromInline var value: Value?
   /// From `open` to `close`: the chain the factory sees, and the scope that ends the cell.
   private var scope: (chain: Node?, owner: LazyScope)?
   private var tornDown = false
+  /// The value, once built: in an object of its own, so that a cell whose value was never built
+  /// frees nothing whose type depends on `Value`.
+  @usableFromInline var built: Built?
+
+  /// A built value.
+  @usableFromInline
+  final class Built: Sendable {
+    @usableFromInline let value: Value
+    init(_ value: Value) { self.value = value }
+  }
   @usableFromInline var lock: Lock { Lock.striped(for: self) }
 
   @usableFromInline
@@ -107,7 +116,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   func read() -> Value {
     let lock = self.lock
     lock.lock()
-    if state == .built, let value {
+    if state == .built, let value = built?.value {
       lock.unlock()
       return value
     }
@@ -124,22 +133,22 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
     var waited = false
     while true {
       // What the read found, and, if the value is not built, whether this read builds it.
-      let (found, built, chain) = lock.withLock { () -> (LazyState, Value?, Node?) in
+      let (found, value, chain) = lock.withLock { () -> (LazyState, Value?, Node?) in
         let found = state
         if found == .open {
           state = .building(thread: thread)
           scope?.owner.buildStarted()
         }
-        return (found, value, scope?.chain)
+        return (found, self.built?.value, scope?.chain)
       }
       switch found {
-      case .built: return built!
+      case .built: return value!
       // A read that waited for a build as the scope ended gets the value it waited for.
-      case .closed where waited && built != nil: return built!
+      case .closed where waited && value != nil: return value!
       case .open:
         let made = ContextFrame.reading(chain, creating: key, cell: identity) { make() }
         lock.withLock {
-          value = made
+          self.built = Built(made)
           state = .built
           scope?.owner.buildEnded(self)
           lock.wakeAll()
@@ -221,7 +230,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   /// The built value, if its teardown is still to run; claims it.
   private func claimTeardown() -> Value? {
     lock.withLock {
-      guard !tornDown, let value else { return nil }
+      guard !tornDown, let value = built?.value else { return nil }
       tornDown = true
       return value
     }
@@ -258,7 +267,7 @@ final class LazyCell<Value: Sendable>: LazyScopeMember, @unchecked Sendable {
   }
 
   @usableFromInline var description: String {
-    switch lock.withLock({ (state, value) }) {
+    switch lock.withLock({ (state, built?.value) }) {
     case (.built, let value?): "\(value)"
     case (.building, _): "(lazy, being built)"
     case (.closed, _): "(lazy, its scope has ended)"
