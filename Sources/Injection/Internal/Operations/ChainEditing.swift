@@ -4,12 +4,6 @@
 extension InjectedValues {
   /// How many overrides a value links one by one above its own indexes before it indexes them.
   static let maximumOwnBoxes = 4
-  /// A scope whose parent's chain is longer than this starts from the parent's compacted chain.
-  @usableFromInline static let maximumParentHops: Int32 = 3
-  /// A chain longer than this is compacted before it is bound as a task's values. A snapshot
-  /// written many times, a scope with many own indexes, or a whole snapshot assigned to `$0`,
-  /// can make one.
-  @usableFromInline static let maximumBoundHops: Int32 = 8
 
   /// Prepares the own overrides of layer `layer` at the top of the chain at `head` for a new
   /// override of `key`, and returns what the new box links to:

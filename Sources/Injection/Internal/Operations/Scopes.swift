@@ -1,6 +1,13 @@
 // Entering a scope: the values an update closure builds, and binding them as a task's values.
 
 extension InjectedValues {
+  /// A scope whose parent's chain is longer than this starts from the parent's compacted chain.
+  @usableFromInline static let maximumParentHops: Int32 = 3
+  /// A chain longer than this is compacted before it is bound as a task's values. A snapshot
+  /// written many times, a scope with many own indexes, or a whole snapshot assigned to `$0`,
+  /// can make one.
+  @usableFromInline static let maximumBoundHops: Int32 = 8
+
   /// The values an update closure starts from: the parent's overrides, recorded as set in the
   /// scope at `fileID:line`, one scope deeper.
   @inlinable
