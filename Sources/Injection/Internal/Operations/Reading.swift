@@ -1,6 +1,6 @@
 public import CInjectionSupport
 
-// The paths a read takes once it knows which values it sees (see `VisibleValues.swift`): the
+// The paths a read takes once it knows which values it sees (see `ContextFrame.swift`): the
 // override's value, else the global value, else the default.
 
 extension InjectedValues {
