@@ -31,6 +31,28 @@ private struct PublishedNumberKey: InjectionKey {
   static let currentValue = 0
 }
 
+private let endedIndexedVersions = AtomicCounter()
+
+/// A global value of `IndexedVersionKey`, whose deinitializer is counted.
+private final class IndexedVersion: Sendable {
+  init() {}
+  deinit { endedIndexedVersions.increment() }
+}
+
+private struct IndexedVersionKey: InjectionKey {
+  static var currentValue: IndexedVersion? { nil }
+}
+
+/// Keys set globally beside `IndexedVersionKey`, so that the global values outgrow a few boxes.
+private enum Filler0 {}
+private enum Filler1 {}
+private enum Filler2 {}
+private enum Filler3 {}
+private enum Filler4 {}
+private struct FillerKey<Tag>: InjectionKey {
+  static var currentValue: Int { 0 }
+}
+
 private let endedPairedVersions = AtomicCounter()
 
 /// A global value of `PairedVersionKey` or `PartnerVersionKey`, whose deinitializer is counted.
@@ -125,6 +147,30 @@ struct GlobalReadTests {
     InjectedValues.resetGlobal(\.pairedVersions)
     InjectedValues.resetGlobal(\.partnerVersion)
     #expect(endedPairedVersions.value == endedBefore + 3)
+  }
+
+  @Test("A global value set before many other keys is released by the write that replaces it")
+  func valueBeforeManyKeysIsReleasedByItsReplacement() {
+    let fillers: [any InjectionKey.Type] = [
+      FillerKey<Filler0>.self, FillerKey<Filler1>.self, FillerKey<Filler2>.self,
+      FillerKey<Filler3>.self, FillerKey<Filler4>.self,
+    ]
+    let endedBefore = endedIndexedVersions.value
+    InjectedValues[IndexedVersionKey.self] = IndexedVersion()
+    InjectedValues[FillerKey<Filler0>.self] = 0
+    InjectedValues[FillerKey<Filler1>.self] = 1
+    InjectedValues[FillerKey<Filler2>.self] = 2
+    InjectedValues[FillerKey<Filler3>.self] = 3
+    InjectedValues[FillerKey<Filler4>.self] = 4
+    InjectedValues[IndexedVersionKey.self] = IndexedVersion()
+    #expect(endedIndexedVersions.value == endedBefore + 1, "the first value is released at once")
+    InjectedValues[FillerKey<Filler0>.self] = 5
+    InjectedValues[IndexedVersionKey.self] = nil
+    #expect(endedIndexedVersions.value == endedBefore + 2, "so is the second")
+    #expect(InjectedValues.current.source(of: IndexedVersionKey.self) == .global)
+    InjectedValues.resetGlobals(of: fillers + [IndexedVersionKey.self])
+    #expect(InjectedValues.current.source(of: FillerKey<Filler4>.self) == .defaultValue)
+    #expect(InjectedValues.current.source(of: IndexedVersionKey.self) == .defaultValue)
   }
 
   @Test("Every replaced global value is released while other threads keep reading the key")

@@ -46,11 +46,14 @@ extension InjectedValues {
       return .none
     }
     // The boxes are full: they move into a new index, with the own indexes below that are no
-    // larger than it.
+    // larger than it. In the global values' chain, which lives as long as the process, each is
+    // relinked to nothing, so that a box in an index keeps no box below it alive and a value that
+    // its key's next write replaces is released by that write; other chains end with their value.
+    let detach = layer & 3 == OverrideSite.Kind.global.rawValue
     var boxes: [Node] = []
     var below = head
     while let current = below, current.layer == layer, current.kind == .box {
-      boxes.append(current)
+      boxes.append(detach ? current.relinked(to: nil) : current)
       below = current.next
     }
     while let index = below as? IndexNode, index.layer == layer, index.count <= boxes.count {

@@ -30,9 +30,7 @@ extension InjectedValues {
             + "the update closure of withInjectedValues or of a test trait instead."
         )
       }
-      // A box of its own, linked to nothing: a box that the setter wrote before would otherwise
-      // keep, through this one, a value that a later write replaces.
-      publishGlobal(box.next == nil ? box : box.relinked(to: nil), of: key)
+      publishGlobal(box, of: key)
     }
   }
 
@@ -46,7 +44,7 @@ extension InjectedValues {
   /// Removes the global values of `keys`, or of every key if `keys` is `nil`.
   static func resetGlobals(of keys: [any InjectionKey.Type]?) {
     guard let keys else {
-      let removed = GlobalValues.removeAll()
+      let removed = GlobalValues.publish { head in (nil, head) }
       withExtendedLifetime(removed) {}  // released here, outside every lock: it may run a deinit
       reportGlobalChange(of: nil, removed: true)
       return
@@ -54,10 +52,23 @@ extension InjectedValues {
     for key in keys { publishGlobal(nil, of: key) }
   }
 
-  /// Makes `box` the global value of `key` (or, with `nil`, removes it), releases the value it
-  /// replaces outside every lock, and tells strict mode.
+  /// Makes `box`, relinked into the global values' chain, the global value of `key` (or, with
+  /// `nil`, removes it), releases the value it replaces outside every lock, and tells strict mode.
   static func publishGlobal(_ box: Node?, of key: any InjectionKey.Type) {
-    let replaced = GlobalValues.setBox(box, for: UInt(bitPattern: ObjectIdentifier(key)))
+    let id = UInt(bitPattern: ObjectIdentifier(key))
+    let replaced = GlobalValues.publish { head -> (head: Node?, removed: Node?) in
+      // What the caller releases: the replaced box alone, not the nodes it linked to.
+      let replaced = Node.find(id, from: head)?.takeUnretainedValue().relinked(to: nil)
+      var values = InjectedValues(head: head)
+      values.site = OverrideSite(.global, depth: 0)
+      if let box {
+        let (next, site) = values.startWrite(of: id)
+        values.finishWrite(box.relinked(to: next, site: site))
+      } else if replaced != nil, let edited = unlinking(id, from: head, layer: values.site!.layer) {
+        values.head = edited
+      }
+      return (values.head, replaced)
+    }
     withExtendedLifetime(replaced) {}  // released here, outside every lock: it may run a deinit
     reportGlobalChange(of: key, removed: box == nil)
   }
