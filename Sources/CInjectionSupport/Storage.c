@@ -7,7 +7,7 @@
 #endif
 
 _Thread_local void *injection_thread_context = 0;
-_Atomic(uintptr_t) injection_global_index = 0;
+_Atomic(uintptr_t) injection_global_head = 0;
 _Atomic(uint32_t) injection_snapshot_layer_count = 0;
 
 // 0 until asked, then 1 on the main thread and -1 on any other.

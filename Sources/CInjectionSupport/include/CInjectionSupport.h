@@ -12,19 +12,19 @@
 
 // MARK: - Counters
 
-/// The address of the index of the global values, or 0 while no key has a global value; see
+/// The address of the head of the global values' chain, or 0 while no key has a global value; see
 /// `GlobalValues.swift`.
-extern _Atomic(uintptr_t) injection_global_index;
+extern _Atomic(uintptr_t) injection_global_head;
 
-/// Loads the address of the index of the global values, sequentially consistently.
-static inline uintptr_t injection_global_index_load(void) {
-  return atomic_load_explicit(&injection_global_index, memory_order_seq_cst);
+/// Loads the address of the head of the global values' chain, sequentially consistently.
+static inline uintptr_t injection_global_head_load(void) {
+  return atomic_load_explicit(&injection_global_head, memory_order_seq_cst);
 }
 
-/// Publishes `index` as the index of the global values, and returns the one it replaces,
+/// Publishes `head` as the head of the global values' chain, and returns the one it replaces,
 /// sequentially consistently.
-static inline uintptr_t injection_global_index_exchange(uintptr_t index) {
-  return atomic_exchange_explicit(&injection_global_index, index, memory_order_seq_cst);
+static inline uintptr_t injection_global_head_exchange(uintptr_t head) {
+  return atomic_exchange_explicit(&injection_global_head, head, memory_order_seq_cst);
 }
 
 /// A counter of the layers given to writes to snapshots; see `OverrideSite.layer`.

@@ -42,7 +42,7 @@ extension InjectedValues {
   /// The global value of `Key`, else its default: what a read finds when no scope overrides it.
   @inlinable
   static func sharedValue<Key: InjectionKey>(_ key: Key.Type) -> Key.Value {
-    if injection_global_index_load() != 0 { return globalOrDefault(Key.self) }
+    if injection_global_head_load() != 0 { return globalOrDefault(Key.self) }
     return defaultValue(of: Key.self)
   }
 

@@ -5,7 +5,7 @@ import CInjectionSupport
 ///
 /// A read must take no lock, must see a global change at once, and reads of one key from many
 /// threads must not wait for each other. So the global values are one chain of nodes, which never
-/// change once published: its head's address is the atomic word `injection_global_index` (0 while
+/// change once published: its head's address is the atomic word `injection_global_head` (0 while
 /// no key has a global value). A write edits the chain as any value edits its own overrides (at
 /// most four boxes above indexes that double in size, see `ChainEditing.swift`), under the
 /// writers' lock, publishes the new head, and drops the old chain once no reader can still be
@@ -47,7 +47,7 @@ enum GlobalValues {
     _ key: UInt
   ) -> (box: Unmanaged<Node>, section: UnsafeMutableRawPointer?)? {
     let section = injection_global_read_begin()
-    if let head = UnsafeRawPointer(bitPattern: injection_global_index_load()),
+    if let head = UnsafeRawPointer(bitPattern: injection_global_head_load()),
       let box = Unmanaged<Node>.fromOpaque(head)._withUnsafeGuaranteedRef({
         Node.find(key, from: $0)
       })
@@ -73,7 +73,7 @@ enum GlobalValues {
       guard new !== head else { return removed }
       let replaced = head
       head = new
-      injection_global_index_exchange(new.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0)
+      injection_global_head_exchange(new.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0)
       if replaced != nil { injection_global_readers_drain() }
       withExtendedLifetime(replaced) {}  // dropped once no read section can use it
       return removed
