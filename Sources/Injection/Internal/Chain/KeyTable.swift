@@ -26,19 +26,15 @@ struct KeyTable: Sendable {
   }
 
   /// Returns the node stored for `key`, unretained (the table keeps it alive), if any.
-  @inline(__always)
   func find(_ key: UInt) -> Unmanaged<Node>? {
     guard !slots.isEmpty else { return nil }
-    return slots.withUnsafeBufferPointer { slots in
-      let base = slots.baseAddress.unsafelyUnwrapped
-      let mask = slots.count &- 1
-      var index = Self.home(of: key, mask: mask)
-      while true {
-        let found = base[index].key
-        if found == key { return base[index].unretained }
-        if found == 0 { return nil }
-        index = (index &+ 1) & mask
-      }
+    let mask = slots.count &- 1
+    var index = Self.home(of: key, mask: mask)
+    while true {
+      let found = slots[index].key
+      if found == key { return slots[index].unretained }
+      if found == 0 { return nil }
+      index = (index &+ 1) & mask
     }
   }
 
